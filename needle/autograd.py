@@ -1,0 +1,472 @@
+"""The core of needle: values in a computational graph and reverse-mode AD.
+
+A graph node is a ``Value``: the ``op`` that produced it, its ``inputs`` and, once
+computed, its ``cached_data`` (a numpy array, or a tuple of arrays for a
+``TensorTuple``). A leaf has ``op is None`` and no inputs.
+
+Two modes, as in the lecture:
+
+* eager (the default): every op computes its value immediately, and a result
+  that needs no gradient is returned already detached (no ``op``, no ``inputs``),
+  so constant computations never build a graph;
+* lazy: ops only record the graph, values are computed on demand by
+  ``realize_cached_data()``. Switch with ``with needle.lazy_mode(): ...`` or by
+  setting ``needle.autograd.LAZY_MODE = True``.
+
+``needle.no_grad()`` turns graph building off entirely (the optimizers' updates
+and ``backward()`` itself use it unless ``create_graph=True``).
+"""
+from __future__ import annotations
+
+import contextlib
+from typing import Iterable, Iterator
+
+import numpy as np
+
+LAZY_MODE = False
+_GRAD_ENABLED = True
+
+# The lecture's live-tensor counter: +1 when a Value is created, -1 when it is freed.
+TENSOR_COUNTER = 0
+
+
+def live_tensor_count() -> int:
+    """Number of graph values currently alive (the lecture's TENSOR_COUNTER)."""
+    return TENSOR_COUNTER
+
+
+@contextlib.contextmanager
+def lazy_mode(enabled: bool = True) -> Iterator[None]:
+    """Record the graph without computing; values are computed when realized."""
+    global LAZY_MODE
+    previous, LAZY_MODE = LAZY_MODE, enabled
+    try:
+        yield
+    finally:
+        LAZY_MODE = previous
+
+
+@contextlib.contextmanager
+def no_grad() -> Iterator[None]:
+    """Results computed inside need no gradient and carry no graph (like torch.no_grad)."""
+    global _GRAD_ENABLED
+    previous, _GRAD_ENABLED = _GRAD_ENABLED, False
+    try:
+        yield
+    finally:
+        _GRAD_ENABLED = previous
+
+
+def is_grad_enabled() -> bool:
+    return _GRAD_ENABLED
+
+
+class Op:
+    """An operator: ``compute`` on raw arrays, ``gradient`` as graph ops."""
+
+    def __call__(self, *args):
+        raise NotImplementedError()
+
+    def compute(self, *args):
+        """Forward value from the inputs' numpy arrays."""
+        raise NotImplementedError()
+
+    def gradient(self, out_grad, node):
+        """Partial adjoints for each input, given the output's adjoint ``out_grad``.
+
+        Returns a Value, or a tuple with one entry per input. An entry may be None
+        for an input that does not require a gradient (lets costly ops skip work).
+        """
+        raise NotImplementedError()
+
+    def gradient_as_tuple(self, out_grad, node) -> tuple:
+        grads = self.gradient(out_grad, node)
+        if isinstance(grads, tuple):
+            return grads
+        if isinstance(grads, list):
+            return tuple(grads)
+        return (grads,)
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
+        return f"{type(self).__name__}({fields})"
+
+
+class TensorOp(Op):
+    """An op whose output is one Tensor."""
+
+    def __call__(self, *args):
+        return Tensor.make_from_op(self, args)
+
+
+class TensorTupleOp(Op):
+    """An op whose output is a TensorTuple (several tensors at once)."""
+
+    def __call__(self, *args):
+        return TensorTuple.make_from_op(self, args)
+
+
+class Value:
+    """A node of the computational graph."""
+
+    __slots__ = ("op", "inputs", "cached_data", "requires_grad", "__weakref__")
+
+    def _init(self, op, inputs, *, cached_data=None, requires_grad=None):
+        global TENSOR_COUNTER
+        TENSOR_COUNTER += 1
+        if requires_grad is None:
+            requires_grad = any(x.requires_grad for x in inputs)
+        self.op = op
+        self.inputs = inputs
+        self.cached_data = cached_data
+        self.requires_grad = requires_grad
+
+    def __del__(self):
+        global TENSOR_COUNTER
+        TENSOR_COUNTER -= 1
+
+    def realize_cached_data(self):
+        """Compute (once) and return this node's value.
+
+        Iterative, so a lazily built 100,000-op chain realizes without recursion.
+        """
+        if self.cached_data is not None:
+            return self.cached_data
+        for node in _topo_order([self], lambda v: v.cached_data is None):
+            if node.cached_data is None:
+                node.cached_data = node.op.compute(
+                    *[x.realize_cached_data() for x in node.inputs]
+                )
+        return self.cached_data
+
+    def is_leaf(self) -> bool:
+        return self.op is None
+
+    @classmethod
+    def make_const(cls, data, *, requires_grad: bool = False):
+        """A leaf sharing ``data`` (no copy): for constants and detached views."""
+        value = cls.__new__(cls)
+        if isinstance(data, Value):
+            data = data.realize_cached_data()
+        value._init(None, (), cached_data=data, requires_grad=requires_grad)
+        if isinstance(value, Tensor):
+            value.grad = None
+        return value
+
+    @classmethod
+    def make_from_op(cls, op: Op, inputs):
+        inputs = tuple(inputs)
+        requires_grad = False
+        if _GRAD_ENABLED:
+            for x in inputs:
+                if x.requires_grad:
+                    requires_grad = True
+                    break
+        value = cls.__new__(cls)
+        if isinstance(value, Tensor):
+            value.grad = None
+        if LAZY_MODE:
+            value._init(op, inputs, requires_grad=requires_grad)
+            return value
+        data = op.compute(*[x.realize_cached_data() for x in inputs])
+        if requires_grad:
+            value._init(op, inputs, cached_data=data, requires_grad=True)
+        else:
+            # Eager mode: nothing upstream needs a gradient, so keep no graph.
+            value._init(None, (), cached_data=data, requires_grad=False)
+        return value
+
+
+def _topo_order(roots: Iterable[Value], follow) -> list[Value]:
+    """Post-order (inputs before users) of the nodes reachable from ``roots``
+    through inputs for which ``follow(node)`` holds. Iterative depth-first search."""
+    order: list[Value] = []
+    visited: set[int] = set()
+    for root in roots:
+        if id(root) in visited:
+            continue
+        visited.add(id(root))
+        stack = [(root, iter(root.inputs))]
+        while stack:
+            node, children = stack[-1]
+            for child in children:
+                if id(child) not in visited and follow(child):
+                    visited.add(id(child))
+                    stack.append((child, iter(child.inputs)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
+    return order
+
+
+def find_topo_sort(node_list: Iterable[Value]) -> list[Value]:
+    """Every node reachable from ``node_list``, each after all of its inputs."""
+    return _topo_order(node_list, lambda v: True)
+
+
+def graph_node_count(value: Value) -> int:
+    """Distinct values reachable from ``value`` through ``inputs`` (itself included)."""
+    return len(find_topo_sort([value]))
+
+
+def _as_array(array, dtype) -> np.ndarray:
+    if isinstance(array, Value):
+        array = array.realize_cached_data()
+    try:
+        return np.array(array, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(
+            f"needle.Tensor expects a number, a (nested) list of numbers, a numpy array "
+            f"or a Tensor, got {type(array).__name__}: {exc}"
+        ) from None
+
+
+def _is_scalar(x) -> bool:
+    return isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+
+
+def _scalar(x, op_name: str):
+    if _is_scalar(x):
+        return x
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return x.item()
+    raise TypeError(
+        f"unsupported operand for Tensor {op_name}: {type(x).__name__}; expected a Tensor "
+        f"or a Python/numpy scalar (wrap arrays in needle.Tensor first)"
+    )
+
+
+class Tensor(Value):
+    """A multi-dimensional array that records the operations applied to it."""
+
+    __slots__ = ("grad",)
+    __array_priority__ = 1000  # numpy scalar op Tensor -> our reflected operators
+
+    def __init__(self, array, *, dtype="float32", requires_grad: bool = True):
+        self._init(None, (), cached_data=_as_array(array, dtype), requires_grad=requires_grad)
+        self.grad = None
+
+    # --- data access -----------------------------------------------------------
+    def detach(self) -> "Tensor":
+        """A new leaf sharing the same ``cached_data``, with no graph and no grad."""
+        return Tensor.make_const(self.realize_cached_data())
+
+    @property
+    def data(self) -> "Tensor":
+        return self.detach()
+
+    @data.setter
+    def data(self, value) -> None:
+        new = value.realize_cached_data() if isinstance(value, Value) else value
+        if not isinstance(new, np.ndarray):
+            raise TypeError(
+                f"Tensor.data must be set to a Tensor or numpy array, got {type(value).__name__}"
+            )
+        old = self.realize_cached_data()
+        if new.shape != old.shape or new.dtype != old.dtype:
+            raise ValueError(
+                f"cannot set Tensor.data: new value has shape {new.shape} and dtype {new.dtype}, "
+                f"expected shape {old.shape} and dtype {old.dtype} (the tensor's own)"
+            )
+        # Same Tensor object, new content: every reference to it sees the update.
+        self.cached_data = new
+
+    def numpy(self) -> np.ndarray:
+        return self.realize_cached_data()
+
+    @property
+    def shape(self) -> tuple:
+        return self.realize_cached_data().shape
+
+    @property
+    def dtype(self):
+        return self.realize_cached_data().dtype
+
+    @property
+    def ndim(self) -> int:
+        return self.realize_cached_data().ndim
+
+    def __len__(self) -> int:
+        return len(self.realize_cached_data())
+
+    def __repr__(self) -> str:
+        return f"needle.Tensor({self.realize_cached_data()})"
+
+    def __str__(self) -> str:
+        return str(self.realize_cached_data())
+
+    def __bool__(self):
+        raise TypeError(
+            "the truth value of a needle.Tensor is ambiguous: compare t.numpy() instead"
+        )
+
+    # --- autodiff ----------------------------------------------------------------
+    def backward(self, out_grad: "Tensor | None" = None, *, create_graph: bool = False) -> None:
+        """Accumulate d(self)/d(leaf) into ``leaf.grad`` for every leaf that requires grad.
+
+        ``out_grad`` defaults to ones, allowed only for a one-element tensor (a loss).
+        With ``create_graph=True`` the gradients are themselves differentiable.
+        """
+        if not self.requires_grad:
+            raise RuntimeError(
+                "backward() called on a tensor that does not require grad: none of its "
+                "inputs has requires_grad=True (or it was computed under no_grad / detached)"
+            )
+        if out_grad is None:
+            if self.realize_cached_data().size != 1:
+                raise RuntimeError(
+                    f"backward() without out_grad needs a one-element tensor (a loss); this one "
+                    f"has shape {self.shape}: reduce it (e.g. .sum()) or pass out_grad"
+                )
+            out_grad = Tensor.make_const(np.ones_like(self.realize_cached_data()))
+        elif not isinstance(out_grad, Tensor):
+            out_grad = Tensor(out_grad, dtype=self.dtype, requires_grad=False)
+        if out_grad.shape != self.shape:
+            raise ValueError(
+                f"out_grad has shape {out_grad.shape}, expected the tensor's shape {self.shape}"
+            )
+        if create_graph:
+            compute_gradient_of_variables(self, out_grad)
+        else:
+            with no_grad():
+                compute_gradient_of_variables(self, out_grad)
+
+    # --- operators (see needle.ops) ---------------------------------------------------
+    def __add__(self, other):
+        if isinstance(other, Tensor):
+            return ops.EWiseAdd()(self, other)
+        return ops.AddScalar(_scalar(other, "+"))(self)
+
+    __radd__ = __add__
+
+    def __sub__(self, other):
+        if isinstance(other, Tensor):
+            return ops.EWiseAdd()(self, ops.Negate()(other))
+        return ops.AddScalar(-_scalar(other, "-"))(self)
+
+    def __rsub__(self, other):  # other - self
+        return ops.AddScalar(_scalar(other, "-"))(ops.Negate()(self))
+
+    def __mul__(self, other):
+        if isinstance(other, Tensor):
+            return ops.EWiseMul()(self, other)
+        return ops.MulScalar(_scalar(other, "*"))(self)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other):
+        if isinstance(other, Tensor):
+            return ops.EWiseDiv()(self, other)
+        return ops.DivScalar(_scalar(other, "/"))(self)
+
+    def __rtruediv__(self, other):  # other / self
+        return ops.MulScalar(_scalar(other, "/"))(ops.PowerScalar(-1)(self))
+
+    def __pow__(self, other):
+        if isinstance(other, Tensor):
+            return ops.EWisePow()(self, other)
+        return ops.PowerScalar(_scalar(other, "**"))(self)
+
+    def __rpow__(self, other):  # other ** self = exp(self * log(other))
+        base = _scalar(other, "**")
+        return ops.Exp()(ops.MulScalar(float(np.log(base)))(self))
+
+    def __neg__(self):
+        return ops.Negate()(self)
+
+    def __matmul__(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"@ needs two Tensors, got {type(other).__name__}")
+        return ops.MatMul()(self, other)
+
+    def matmul(self, other):
+        return self @ other
+
+    def sum(self, axes=None):
+        return ops.Summation(axes)(self)
+
+    def reshape(self, *shape):
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = shape[0]
+        return ops.Reshape(shape)(self)
+
+    def transpose(self, axes=None):
+        return ops.Transpose(axes)(self)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def broadcast_to(self, shape):
+        return ops.BroadcastTo(shape)(self)
+
+    def exp(self):
+        return ops.Exp()(self)
+
+    def log(self):
+        return ops.Log()(self)
+
+    def relu(self):
+        return ops.ReLU()(self)
+
+
+class TensorTuple(Value):
+    """Several tensors produced by one op; index it to get (differentiable) Tensors."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return len(self.realize_cached_data())
+
+    def __getitem__(self, index: int) -> Tensor:
+        n = len(self)
+        if not isinstance(index, (int, np.integer)) or not -n <= index < n:
+            raise IndexError(f"TensorTuple index {index!r} out of range for a tuple of {n}")
+        return ops.TupleGetItem(int(index) % n)(self)
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tuple(self) -> tuple:
+        return tuple(self)
+
+    def __add__(self, other: "TensorTuple") -> "TensorTuple":
+        """Element-wise sum of two tuples (used to accumulate tuple gradients)."""
+        if not isinstance(other, TensorTuple) or len(other) != len(self):
+            raise ValueError("TensorTuple + needs another TensorTuple of the same length")
+        return ops.make_tuple(*[a + b for a, b in zip(self, other)])
+
+    def detach(self) -> "TensorTuple":
+        return TensorTuple.make_const(self.realize_cached_data())
+
+    def __repr__(self) -> str:
+        items = ", ".join(f"needle.Tensor({a})" for a in self.realize_cached_data())
+        return f"needle.TensorTuple({items})"
+
+    __str__ = __repr__
+
+
+def compute_gradient_of_variables(output: Tensor, out_grad: Tensor) -> None:
+    """Reverse-mode AD: walk the graph from ``output`` in reverse topological order,
+    summing each node's partial adjoints, and accumulate them into the leaves' ``grad``."""
+    order = _topo_order([output], lambda v: v.requires_grad)
+    adjoints: dict[int, Value] = {id(output): out_grad}
+    for node in reversed(order):
+        grad = adjoints.pop(id(node), None)
+        if grad is None:  # no path from this node reaches the output's gradient
+            continue
+        if node.op is None:
+            if isinstance(node, Tensor):
+                node.grad = grad if node.grad is None else node.grad + grad
+            continue
+        partials = node.op.gradient_as_tuple(grad, node)
+        for inp, partial in zip(node.inputs, partials):
+            if partial is None or not inp.requires_grad:
+                continue
+            key = id(inp)
+            previous = adjoints.get(key)
+            adjoints[key] = partial if previous is None else previous + partial
+
+
+from . import ops  # noqa: E402  (ops import this module's classes)

@@ -1,0 +1,159 @@
+"""Element-wise arithmetic: tensor-tensor and tensor-scalar.
+
+Each op is its forward value plus its chain rule; the adjoint of an input is
+``out_grad`` times the partial derivative of the output with respect to it.
+"""
+from ..autograd import TensorOp
+from ._checks import check_same_shape_and_dtype
+
+
+class EWiseAdd(TensorOp):
+    """a + b;  d/da = 1, d/db = 1."""
+
+    def compute(self, a, b):
+        check_same_shape_and_dtype("add", a, b)
+        return a + b
+
+    def gradient(self, out_grad, node):
+        return out_grad, out_grad
+
+
+def add(a, b):
+    return EWiseAdd()(a, b)
+
+
+class AddScalar(TensorOp):
+    """a + c;  d/da = 1."""
+
+    def __init__(self, scalar):
+        self.scalar = scalar
+
+    def compute(self, a):
+        return a + self.scalar
+
+    def gradient(self, out_grad, node):
+        return out_grad
+
+
+def add_scalar(a, scalar):
+    return AddScalar(scalar)(a)
+
+
+class EWiseMul(TensorOp):
+    """a * b;  d/da = b, d/db = a."""
+
+    def compute(self, a, b):
+        check_same_shape_and_dtype("multiply", a, b)
+        return a * b
+
+    def gradient(self, out_grad, node):
+        a, b = node.inputs
+        return out_grad * b, out_grad * a
+
+
+def multiply(a, b):
+    return EWiseMul()(a, b)
+
+
+class MulScalar(TensorOp):
+    """a * c;  d/da = c."""
+
+    def __init__(self, scalar):
+        self.scalar = scalar
+
+    def compute(self, a):
+        return a * self.scalar
+
+    def gradient(self, out_grad, node):
+        return out_grad * self.scalar
+
+
+def mul_scalar(a, scalar):
+    return MulScalar(scalar)(a)
+
+
+class EWisePow(TensorOp):
+    """a ** b;  d/da = b a^(b-1), d/db = a^b log a."""
+
+    def compute(self, a, b):
+        check_same_shape_and_dtype("power", a, b)
+        return a**b
+
+    def gradient(self, out_grad, node):
+        a, b = node.inputs
+        return out_grad * b * a ** (b - 1), out_grad * node * log(a)
+
+
+def power(a, b):
+    return EWisePow()(a, b)
+
+
+class PowerScalar(TensorOp):
+    """a ** c for a number c;  d/da = c a^(c-1)."""
+
+    def __init__(self, scalar):
+        self.scalar = scalar
+
+    def compute(self, a):
+        return a**self.scalar
+
+    def gradient(self, out_grad, node):
+        if self.scalar == 0:  # a^0 = 1 everywhere: avoid 0 * a^-1 = nan at a = 0
+            return out_grad * 0
+        a = node.inputs[0]
+        return out_grad * (a ** (self.scalar - 1) * self.scalar)
+
+
+def power_scalar(a, scalar):
+    return PowerScalar(scalar)(a)
+
+
+class EWiseDiv(TensorOp):
+    """a / b;  d/da = 1/b, d/db = -a/b^2."""
+
+    def compute(self, a, b):
+        check_same_shape_and_dtype("divide", a, b)
+        return a / b
+
+    def gradient(self, out_grad, node):
+        a, b = node.inputs
+        grad_a = out_grad / b
+        return grad_a, -grad_a * a / b
+
+
+def divide(a, b):
+    return EWiseDiv()(a, b)
+
+
+class DivScalar(TensorOp):
+    """a / c;  d/da = 1/c."""
+
+    def __init__(self, scalar):
+        self.scalar = scalar
+
+    def compute(self, a):
+        return a / self.scalar
+
+    def gradient(self, out_grad, node):
+        return out_grad / self.scalar
+
+
+def divide_scalar(a, scalar):
+    return DivScalar(scalar)(a)
+
+
+class Negate(TensorOp):
+    """-a;  d/da = -1."""
+
+    def compute(self, a):
+        return -a
+
+    def gradient(self, out_grad, node):
+        return -out_grad
+
+
+def negate(a):
+    return Negate()(a)
+
+
+from .nonlinear import log  # noqa: E402  (EWisePow's gradient uses log)

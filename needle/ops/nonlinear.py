@@ -1,0 +1,47 @@
+"""Element-wise nonlinear functions."""
+import numpy as np
+
+from ..autograd import Tensor, TensorOp
+
+
+class Exp(TensorOp):
+    """exp(a);  d/da = exp(a), which is the output itself."""
+
+    def compute(self, a):
+        return np.exp(a)
+
+    def gradient(self, out_grad, node):
+        return out_grad * node
+
+
+def exp(a):
+    return Exp()(a)
+
+
+class Log(TensorOp):
+    """log(a);  d/da = 1/a."""
+
+    def compute(self, a):
+        return np.log(a)
+
+    def gradient(self, out_grad, node):
+        return out_grad / node.inputs[0]
+
+
+def log(a):
+    return Log()(a)
+
+
+class ReLU(TensorOp):
+    """max(a, 0);  d/da = 1 where a > 0, else 0 (a constant mask)."""
+
+    def compute(self, a):
+        return np.maximum(a, 0)
+
+    def gradient(self, out_grad, node):
+        a = node.inputs[0].realize_cached_data()
+        return out_grad * Tensor.make_const((a > 0).astype(a.dtype))
+
+
+def relu(a):
+    return ReLU()(a)
