@@ -70,8 +70,8 @@ class LogSoftmax(TensorOp):
     def compute(self, a):
         axes = _normalize_axes(self.axes, a.ndim)
         lse = np.expand_dims(LogSumExp(axes).compute(a), axes)
-        # An all -inf slice: every entry is "log 0"; give -inf, not -inf - (-inf) = nan.
-        return np.where(np.isneginf(lse), -np.inf, a - lse).astype(a.dtype, copy=False)
+        # An all -inf slice: every entry is "log 0"; shift by 0 so it stays -inf, not nan.
+        return a - np.where(np.isneginf(lse), 0, lse).astype(a.dtype, copy=False)
 
     def gradient(self, out_grad, node):
         a = node.inputs[0]

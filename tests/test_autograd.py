@@ -1,0 +1,308 @@
+"""Tensor, Value and backward(): construction, detach/.data, modes, errors."""
+import gc
+import sys
+
+import numpy as np
+import pytest
+
+import needle as ndl
+from needle import autograd
+
+
+# --- construction -----------------------------------------------------------------
+@pytest.mark.parametrize(
+    "source, shape",
+    [([1, 2, 3], (3,)), ([[1.0], [2.0]], (2, 1)), (np.arange(6).reshape(2, 3), (2, 3)), (3.5, ()), (7, ())],
+)
+def test_tensor_accepts_lists_arrays_scalars(source, shape):
+    t = ndl.Tensor(source)
+    assert isinstance(t.cached_data, np.ndarray)
+    assert t.shape == shape and t.dtype == np.float32
+    assert t.op is None and t.inputs == () and t.requires_grad and t.grad is None
+
+
+def test_tensor_from_tensor_copies_and_converts():
+    a = ndl.Tensor([1.0, 2.0])
+    b = ndl.Tensor(a, dtype="float64")
+    assert b.dtype == np.float64 and b.cached_data is not a.cached_data
+    np.testing.assert_array_equal(b.numpy(), [1.0, 2.0])
+
+
+def test_tensor_from_numpy_copies():
+    src = np.array([1.0, 2.0], dtype=np.float32)
+    t = ndl.Tensor(src)
+    src[0] = 99.0
+    assert t.numpy()[0] == 1.0
+
+
+def test_tensor_rejects_non_numeric_input():
+    with pytest.raises(TypeError, match="needle.Tensor expects a number"):
+        ndl.Tensor({"a": 1})
+    with pytest.raises(TypeError, match="needle.Tensor expects"):
+        ndl.Tensor("abc")
+
+
+def test_repr_and_str():
+    assert repr(ndl.Tensor([1.0, 2.0])) == "needle.Tensor([1. 2.])"
+    assert str(ndl.Tensor([1.0, 2.0])) == "[1. 2.]"
+
+
+def test_realize_cached_data_memoizes():
+    calls = []
+
+    class CountingAdd(ndl.TensorOp):
+        def compute(self, a, b):
+            calls.append(1)
+            return a + b
+
+    with ndl.lazy_mode():
+        c = CountingAdd()(ndl.Tensor([1.0]), ndl.Tensor([2.0]))
+        assert c.cached_data is None and calls == []
+        first = c.realize_cached_data()
+        second = c.realize_cached_data()
+    assert first is second and calls == [1]
+
+
+# --- detach and .data -----------------------------------------------------------------
+def test_detach_shares_cached_data_and_drops_graph():
+    w = ndl.Tensor([1.0, 2.0])
+    y = w * 2 + 1
+    for d in (y.detach(), y.data):
+        assert d.cached_data is y.cached_data  # same array object: no copy
+        assert d.op is None and d.inputs == () and d.requires_grad is False
+        assert d is not y
+
+
+def test_data_setter_updates_in_place_keeping_identity():
+    w = ndl.Tensor([1.0, 2.0])
+    holders = [w, {"w": w}]
+    w_id = id(w)
+    w.data = w.data + (-0.5) * ndl.Tensor([2.0, 2.0], requires_grad=False)
+    assert id(w) == w_id and holders[0] is w and holders[1]["w"] is w
+    np.testing.assert_array_equal(holders[0].numpy(), [0.0, 1.0])
+    assert w.op is None and w.requires_grad  # still a trainable leaf
+
+
+def test_data_setter_accepts_numpy():
+    w = ndl.Tensor([1.0, 2.0])
+    w.data = np.array([3.0, 4.0], dtype=np.float32)
+    np.testing.assert_array_equal(w.numpy(), [3.0, 4.0])
+
+
+def test_data_setter_rejects_shape_mismatch_naming_both():
+    w = ndl.Tensor([1.0, 2.0])
+    with pytest.raises(ValueError) as err:
+        w.data = ndl.Tensor([1.0, 2.0, 3.0])
+    assert "(3,)" in str(err.value) and "(2,)" in str(err.value)
+
+
+def test_data_setter_rejects_dtype_mismatch_naming_both():
+    w = ndl.Tensor([1.0, 2.0])
+    with pytest.raises(ValueError) as err:
+        w.data = ndl.Tensor([1.0, 2.0], dtype="float64")
+    assert "float64" in str(err.value) and "float32" in str(err.value)
+
+
+def test_data_setter_rejects_non_arrays():
+    with pytest.raises(TypeError, match="Tensor.data must be set to a Tensor or numpy array"):
+        ndl.Tensor([1.0]).data = [1.0]
+
+
+# --- eager auto-detach, lazy mode, no_grad ---------------------------------------------
+def test_eager_result_without_grad_is_detached():
+    a = ndl.Tensor([1.0], requires_grad=False)
+    b = ndl.Tensor([2.0], requires_grad=False)
+    c = a * b + 3
+    assert c.op is None and c.inputs == () and not c.requires_grad
+    np.testing.assert_array_equal(c.numpy(), [5.0])
+
+
+def test_eager_result_with_grad_keeps_graph():
+    a = ndl.Tensor([1.0])
+    c = a * 2
+    assert isinstance(c.op, ndl.ops.MulScalar) and c.inputs == (a,) and c.requires_grad
+
+
+def test_lazy_mode_defers_and_restores():
+    a = ndl.Tensor([1.0, 2.0], requires_grad=False)
+    with ndl.lazy_mode():
+        assert autograd.LAZY_MODE
+        b = ndl.exp(a) + 1
+        assert b.cached_data is None and b.op is not None  # graph recorded, nothing computed
+    assert not autograd.LAZY_MODE
+    np.testing.assert_allclose(b.numpy(), np.exp([1.0, 2.0]) + 1, rtol=1e-6)
+
+
+def test_lazy_mode_backward():
+    x = ndl.Tensor([1.0, 2.0], dtype="float64")
+    with ndl.lazy_mode():
+        y = (x * x).sum()
+        y.backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [2.0, 4.0])
+
+
+def test_lazy_chain_of_100k_realizes_without_recursion():
+    x = ndl.Tensor([0.0], requires_grad=False)
+    with ndl.lazy_mode():
+        for _ in range(100_000):
+            x = x + 1
+        assert x.cached_data is None
+    assert x.numpy()[0] == 100_000
+
+
+def test_no_grad_builds_no_graph():
+    w = ndl.Tensor([1.0])
+    with ndl.no_grad():
+        assert not ndl.is_grad_enabled()
+        y = w * 3
+    assert ndl.is_grad_enabled()
+    assert y.op is None and not y.requires_grad
+
+
+# --- backward ----------------------------------------------------------------------
+def test_backward_accumulates_for_reused_nodes():
+    # y = x*x + x  ->  dy/dx = 2x + 1 = 5 at x = 2 (x is used three times)
+    x = ndl.Tensor([2.0])
+    (x * x + x).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [5.0])
+
+
+def test_backward_accumulates_into_grad_across_calls_like_pytorch():
+    x = ndl.Tensor([2.0])
+    (x * 3).backward()
+    (x * 3).backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [6.0])
+
+
+def test_grads_are_detached_by_default():
+    x = ndl.Tensor([2.0])
+    (x * x).backward()
+    assert x.grad.op is None and not x.grad.requires_grad
+
+
+def test_backward_on_100k_chain_no_recursion_error():
+    assert sys.getrecursionlimit() < 100_000
+    w = ndl.Tensor([1.0])
+    y = w
+    for _ in range(100_000):
+        y = y + (-0.001) * ndl.Tensor([1.0], requires_grad=False)
+    assert autograd.graph_node_count(y) == 1 + 2 * 100_000
+    y.backward()
+    np.testing.assert_array_equal(w.grad.numpy(), [1.0])
+
+
+def test_backward_needs_out_grad_for_non_scalars():
+    x = ndl.Tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match=r"one-element tensor.*shape \(2,\)"):
+        (x * 2).backward()
+
+
+def test_backward_allows_one_element_tensors_of_any_rank():
+    x = ndl.Tensor([[3.0]])
+    (x * x).backward()  # shape (1, 1), like the lecture's L2Loss output (1,)
+    np.testing.assert_array_equal(x.grad.numpy(), [[6.0]])
+
+
+def test_backward_out_grad_shape_checked():
+    x = ndl.Tensor([1.0, 2.0])
+    with pytest.raises(ValueError, match=r"out_grad has shape \(3,\), expected.*\(2,\)"):
+        (x * 2).backward(ndl.Tensor([1.0, 1.0, 1.0]))
+
+
+def test_backward_on_constant_is_a_clear_error():
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        ndl.Tensor([1.0], requires_grad=False).backward()
+
+
+def test_no_grad_flows_to_inputs_that_do_not_require_it():
+    x = ndl.Tensor([1.0])
+    c = ndl.Tensor([5.0], requires_grad=False)
+    (x * c).backward()
+    assert c.grad is None
+    np.testing.assert_array_equal(x.grad.numpy(), [5.0])
+
+
+# --- operators -------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "expr, expected",
+    [
+        (lambda x: 2 - x, [1.0, -1.0]),
+        (lambda x: x - 2, [-1.0, 1.0]),
+        (lambda x: 2 / x, [2.0, 2.0 / 3.0]),
+        (lambda x: x / 2, [0.5, 1.5]),
+        (lambda x: 2 + x, [3.0, 5.0]),
+        (lambda x: 2 * x, [2.0, 6.0]),
+        (lambda x: x**2, [1.0, 9.0]),
+        (lambda x: 2**x, [2.0, 8.0]),
+        (lambda x: -x, [-1.0, -3.0]),
+        (lambda x: x - x * 2, [-1.0, -3.0]),
+        (lambda x: x / (x + 1), [0.5, 0.75]),
+        (lambda x: x ** ndl.Tensor([2.0, 0.5]), [1.0, np.sqrt(3.0)]),
+        (lambda x: np.float32(2) - x, [1.0, -1.0]),
+        (lambda x: np.float64(3) * x, [3.0, 9.0]),
+    ],
+)
+def test_operators_including_reflected(expr, expected):
+    np.testing.assert_allclose(expr(ndl.Tensor([1.0, 3.0])).numpy(), expected, rtol=1e-6)
+
+
+def test_reflected_operator_gradients():
+    # d/dx (2 - x) = -1 ; d/dx (2 / x) = -2/x^2 = -0.5 at x = 2 ; d/dx 2^x = 2^x ln 2 = 4 ln 2
+    for expr, grad in [(lambda x: 2 - x, -1.0), (lambda x: 2 / x, -0.5), (lambda x: 2**x, 4 * np.log(2))]:
+        x = ndl.Tensor([2.0], dtype="float64")
+        expr(x).backward()
+        np.testing.assert_allclose(x.grad.numpy(), [grad], rtol=1e-12)
+
+
+def test_tensor_methods():
+    x = ndl.Tensor(np.arange(6.0).reshape(2, 3))
+    assert x.sum().shape == ()
+    np.testing.assert_array_equal(x.sum(axes=(0,)).numpy(), [3.0, 5.0, 7.0])
+    assert x.reshape((3, 2)).shape == (3, 2) and x.reshape(3, 2).shape == (3, 2)
+    assert x.transpose().shape == (3, 2)
+    assert x.broadcast_to((4, 2, 3)).shape == (4, 2, 3)
+    assert (x @ x.transpose()).shape == (2, 2)
+
+
+def test_operators_reject_unsupported_operands():
+    x = ndl.Tensor([1.0, 2.0])
+    with pytest.raises(TypeError, match="expected a Tensor or a Python/numpy scalar"):
+        x + np.array([1.0, 2.0])
+    with pytest.raises(TypeError, match="expected a Tensor or a Python/numpy scalar"):
+        x * "2"
+
+
+def test_truth_value_is_ambiguous():
+    with pytest.raises(TypeError, match="ambiguous"):
+        bool(ndl.Tensor([1.0]))
+
+
+# --- counters ---------------------------------------------------------------------------
+def test_live_tensor_counter_tracks_creation_and_release():
+    gc.collect()
+    before = autograd.live_tensor_count()
+    keep = [ndl.Tensor([float(i)]) for i in range(10)]
+    assert autograd.live_tensor_count() == before + 10
+    del keep
+    gc.collect()
+    assert autograd.live_tensor_count() == before
+
+
+def test_graph_node_count_counts_shared_nodes_once():
+    a = ndl.Tensor([1.0])
+    b = a * 2
+    c = b + b  # b reached twice
+    d = c * a  # a reached twice
+    assert autograd.graph_node_count(d) == 4
+    assert autograd.graph_node_count(a) == 1
+
+
+def test_find_topo_sort_puts_inputs_first():
+    a = ndl.Tensor([1.0])
+    b = ndl.Tensor([2.0])
+    c = a * b
+    d = c + a
+    order = autograd.find_topo_sort([d])
+    pos = {id(n): i for i, n in enumerate(order)}
+    assert len(order) == 4
+    assert pos[id(a)] < pos[id(c)] < pos[id(d)] and pos[id(b)] < pos[id(c)]
