@@ -19,6 +19,7 @@ and ``backward()`` itself use it unless ``create_graph=True``).
 from __future__ import annotations
 
 import contextlib
+import operator
 from typing import Iterable, Iterator
 
 import numpy as np
@@ -109,17 +110,16 @@ class TensorTupleOp(Op):
 class Value:
     """A node of the computational graph."""
 
-    __slots__ = ("op", "inputs", "cached_data", "requires_grad", "__weakref__")
+    __slots__ = ("op", "inputs", "cached_data", "requires_grad", "grad", "__weakref__")
 
-    def _init(self, op, inputs, *, cached_data=None, requires_grad=None):
+    def _init(self, op, inputs, cached_data, requires_grad):
         global TENSOR_COUNTER
         TENSOR_COUNTER += 1
-        if requires_grad is None:
-            requires_grad = any(x.requires_grad for x in inputs)
         self.op = op
         self.inputs = inputs
         self.cached_data = cached_data
         self.requires_grad = requires_grad
+        self.grad = None
 
     def __del__(self):
         global TENSOR_COUNTER
@@ -145,17 +145,14 @@ class Value:
     @classmethod
     def make_const(cls, data, *, requires_grad: bool = False):
         """A leaf sharing ``data`` (no copy): for constants and detached views."""
-        value = cls.__new__(cls)
         if isinstance(data, Value):
             data = data.realize_cached_data()
-        value._init(None, (), cached_data=data, requires_grad=requires_grad)
-        if isinstance(value, Tensor):
-            value.grad = None
+        value = cls.__new__(cls)
+        value._init(None, (), data, requires_grad)
         return value
 
     @classmethod
-    def make_from_op(cls, op: Op, inputs):
-        inputs = tuple(inputs)
+    def make_from_op(cls, op: Op, inputs: tuple):
         requires_grad = False
         if _GRAD_ENABLED:
             for x in inputs:
@@ -163,35 +160,32 @@ class Value:
                     requires_grad = True
                     break
         value = cls.__new__(cls)
-        if isinstance(value, Tensor):
-            value.grad = None
         if LAZY_MODE:
-            value._init(op, inputs, requires_grad=requires_grad)
-            return value
-        data = op.compute(*[x.realize_cached_data() for x in inputs])
-        if requires_grad:
-            value._init(op, inputs, cached_data=data, requires_grad=True)
+            value._init(op, tuple(inputs), None, requires_grad)
+        elif requires_grad:
+            value._init(op, tuple(inputs), op.compute(*[x.realize_cached_data() for x in inputs]), True)
         else:
             # Eager mode: nothing upstream needs a gradient, so keep no graph.
-            value._init(None, (), cached_data=data, requires_grad=False)
+            value._init(None, (), op.compute(*[x.realize_cached_data() for x in inputs]), False)
         return value
 
 
-def _topo_order(roots: Iterable[Value], follow) -> list[Value]:
-    """Post-order (inputs before users) of the nodes reachable from ``roots``
-    through inputs for which ``follow(node)`` holds. Iterative depth-first search."""
+def _topo_order(roots: Iterable[Value], follow=None) -> list[Value]:
+    """Post-order (inputs before users) of the nodes reachable from ``roots`` through
+    inputs for which ``follow(node)`` holds (all when None). Iterative depth-first search,
+    so graph depth is not limited by Python's recursion limit."""
     order: list[Value] = []
-    visited: set[int] = set()
+    visited: set[Value] = set()
     for root in roots:
-        if id(root) in visited:
+        if root in visited:
             continue
-        visited.add(id(root))
+        visited.add(root)
         stack = [(root, iter(root.inputs))]
         while stack:
             node, children = stack[-1]
             for child in children:
-                if id(child) not in visited and follow(child):
-                    visited.add(id(child))
+                if child not in visited and (follow is None or follow(child)):
+                    visited.add(child)
                     stack.append((child, iter(child.inputs)))
                     break
             else:
@@ -202,7 +196,7 @@ def _topo_order(roots: Iterable[Value], follow) -> list[Value]:
 
 def find_topo_sort(node_list: Iterable[Value]) -> list[Value]:
     """Every node reachable from ``node_list``, each after all of its inputs."""
-    return _topo_order(node_list, lambda v: True)
+    return _topo_order(node_list)
 
 
 def graph_node_count(value: Value) -> int:
@@ -240,12 +234,11 @@ def _scalar(x, op_name: str):
 class Tensor(Value):
     """A multi-dimensional array that records the operations applied to it."""
 
-    __slots__ = ("grad",)
+    __slots__ = ()
     __array_priority__ = 1000  # numpy scalar op Tensor -> our reflected operators
 
     def __init__(self, array, *, dtype="float32", requires_grad: bool = True):
-        self._init(None, (), cached_data=_as_array(array, dtype), requires_grad=requires_grad)
-        self.grad = None
+        self._init(None, (), _as_array(array, dtype), requires_grad)
 
     # --- data access -----------------------------------------------------------
     def detach(self) -> "Tensor":
@@ -450,23 +443,24 @@ class TensorTuple(Value):
 def compute_gradient_of_variables(output: Tensor, out_grad: Tensor) -> None:
     """Reverse-mode AD: walk the graph from ``output`` in reverse topological order,
     summing each node's partial adjoints, and accumulate them into the leaves' ``grad``."""
-    order = _topo_order([output], lambda v: v.requires_grad)
-    adjoints: dict[int, Value] = {id(output): out_grad}
+    order = _topo_order([output], _requires_grad)
+    adjoints: dict[Value, Value] = {output: out_grad}  # Values hash by identity
     for node in reversed(order):
-        grad = adjoints.pop(id(node), None)
+        grad = adjoints.pop(node, None)
         if grad is None:  # no path from this node reaches the output's gradient
             continue
         if node.op is None:
             if isinstance(node, Tensor):
                 node.grad = grad if node.grad is None else node.grad + grad
             continue
-        partials = node.op.gradient_as_tuple(grad, node)
-        for inp, partial in zip(node.inputs, partials):
+        for inp, partial in zip(node.inputs, node.op.gradient_as_tuple(grad, node)):
             if partial is None or not inp.requires_grad:
                 continue
-            key = id(inp)
-            previous = adjoints.get(key)
-            adjoints[key] = partial if previous is None else previous + partial
+            previous = adjoints.get(inp)
+            adjoints[inp] = partial if previous is None else previous + partial
+
+
+_requires_grad = operator.attrgetter("requires_grad")
 
 
 from . import ops  # noqa: E402  (ops import this module's classes)

@@ -62,12 +62,13 @@ def randb(*shape, p=0.5, dtype="bool", requires_grad=False) -> Tensor:
 def one_hot(n: int, i, dtype="float32", requires_grad=False) -> Tensor:
     """Rows of the n x n identity picked by the integer labels ``i``."""
     labels = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
-    if labels.size and (labels.dtype.kind not in "iuf" or np.any(labels != np.round(labels))):
-        raise ValueError(f"one_hot expects integer class labels, got dtype {labels.dtype}")
-    labels = labels.astype(np.int64)
+    if labels.dtype.kind not in "iu":
+        if labels.size and (labels.dtype.kind != "f" or np.any(labels != np.round(labels))):
+            raise ValueError(f"one_hot expects integer class labels, got {labels.dtype} values")
+        labels = labels.astype(np.int64)
     if labels.size and (labels.min() < 0 or labels.max() >= n):
         raise ValueError(f"one_hot: labels must lie in [0, {n}), got min {labels.min()}, max {labels.max()}")
-    return _tensor(np.eye(n)[labels], dtype, requires_grad)
+    return Tensor.make_const(np.eye(n, dtype=dtype)[labels], requires_grad=requires_grad)
 
 
 def zeros_like(array: Tensor, *, dtype=None, requires_grad=False) -> Tensor:

@@ -193,9 +193,8 @@ class SoftmaxLoss(Module):
         if labels.shape != (n,):
             raise ValueError(f"SoftmaxLoss: labels have shape {labels.shape}, expected ({n},) for logits {logits.shape}")
         y_one_hot = init.one_hot(k, labels, dtype=logits.dtype)
-        lse = ops.logsumexp(logits, axes=(1,))
-        picked = ops.summation(logits * y_one_hot, axes=(1,))
-        return ops.summation(lse - picked) / n
+        picked = ops.summation(logits * y_one_hot, axes=(1,))  # z_i[y_i]
+        return ops.summation(ops.logsumexp(logits, axes=(1,)) - picked) / n
 
 
 class LayerNorm1d(Module):

@@ -48,7 +48,8 @@ class EWiseMul(TensorOp):
 
     def gradient(self, out_grad, node):
         a, b = node.inputs
-        return out_grad * b, out_grad * a
+        # Like torch's ctx.needs_input_grad: a constant factor (a mask) needs no adjoint.
+        return (out_grad * b if a.requires_grad else None), (out_grad * a if b.requires_grad else None)
 
 
 def multiply(a, b):
@@ -81,7 +82,9 @@ class EWisePow(TensorOp):
 
     def gradient(self, out_grad, node):
         a, b = node.inputs
-        return out_grad * b * a ** (b - 1), out_grad * node * log(a)
+        # Skip d/db for a constant exponent: log(a) would be nan for a negative base.
+        grad_a = out_grad * b * a ** (b - 1) if a.requires_grad else None
+        return grad_a, (out_grad * node * log(a) if b.requires_grad else None)
 
 
 def power(a, b):
@@ -118,7 +121,7 @@ class EWiseDiv(TensorOp):
     def gradient(self, out_grad, node):
         a, b = node.inputs
         grad_a = out_grad / b
-        return grad_a, -grad_a * a / b
+        return grad_a, (-grad_a * a / b if b.requires_grad else None)
 
 
 def divide(a, b):

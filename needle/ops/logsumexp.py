@@ -6,6 +6,8 @@ r"""Numerically stable log-sum-exp and log-softmax.
 
 Subtracting the max keeps every exponent <= 0, so nothing overflows. The max is a
 constant here (detached): its gradient cancels, since lse(x - c) + c = lse(x) for any c.
+Both gradients are built from ops (exp of the log-softmax output), so second
+derivatives work.
 A slice whose entries are all -inf has lse = -inf (shifting by 0, not by -inf,
 avoids -inf - (-inf) = nan).
 """
@@ -18,42 +20,45 @@ from .shape import _normalize_axes, broadcast_to, kept_shape, reshape, summation
 
 def _finite_max(a: np.ndarray, axes: tuple) -> np.ndarray:
     """max over ``axes`` (kept as size 1), with +-inf and empty slices replaced by 0."""
-    m = np.max(a, axis=axes, keepdims=True) if a.size else np.zeros(kept_shape(a.shape, axes), a.dtype)
-    return np.where(np.isfinite(m), m, 0).astype(a.dtype, copy=False)
+    if a.size == 0:
+        return np.zeros(kept_shape(a.shape, axes), a.dtype)
+    m = a.max(axis=axes, keepdims=True)
+    if not np.isfinite(m).all():
+        m = np.where(np.isfinite(m), m, 0)
+    return m
 
 
-def _stable_softmax(a: Tensor, axes: tuple) -> Tensor:
-    """softmax of ``a`` over ``axes``, built from ops so it is differentiable.
+def _lse_keepdims(a: np.ndarray, axes: tuple) -> np.ndarray:
+    """Stable log-sum-exp over ``axes``, kept as size-1 axes."""
+    m = _finite_max(a, axes)  # detached: lse(a - m) + m = lse(a) for any constant m
+    s = np.exp(a - m).sum(axis=axes, keepdims=True)
+    if s.size and s.min() > 0:
+        return np.log(s) + m
+    # log(0) = -inf for an all -inf slice, without a divide-by-zero warning
+    return np.log(s, out=np.full_like(s, -np.inf), where=s > 0) + m
 
-    e = exp(a - m) with m the detached max; softmax = e / sum(e). A slice that is all
-    -inf has sum(e) = 0; adding 1 to that sum (a constant) makes its softmax 0, not nan.
-    """
-    data = a.realize_cached_data()
-    shift = Tensor.make_const(_finite_max(data, axes))
-    e = exp(a - broadcast_to(shift, data.shape))
-    total = reshape(summation(e, axes), shift.shape)
-    empty = Tensor.make_const((total.realize_cached_data() == 0).astype(data.dtype))
-    return e / broadcast_to(total + empty, data.shape)
+
+def _expand(t: Tensor, axes: tuple, shape: tuple) -> Tensor:
+    """Broadcast a tensor reduced over ``axes`` back to ``shape``."""
+    return broadcast_to(reshape(t, kept_shape(shape, axes)), shape)
 
 
 class LogSumExp(TensorOp):
-    """log(sum(exp(a), axes)), reduced axes dropped;  d/da = softmax(a) over ``axes``."""
+    """log(sum(exp(a), axes)), reduced axes dropped;
+    d/da = softmax(a) = exp(logsoftmax(a)) over ``axes``."""
 
     def __init__(self, axes=None):
         self.axes = axes
 
     def compute(self, a):
         axes = _normalize_axes(self.axes, a.ndim)
-        m = _finite_max(a, axes)
-        with np.errstate(divide="ignore"):  # log(0) = -inf for an all -inf slice
-            out = np.log(np.sum(np.exp(a - m), axis=axes, keepdims=True)) + m
-        return np.squeeze(out, axis=axes)
+        return _lse_keepdims(a, axes).squeeze(axis=axes)
 
     def gradient(self, out_grad, node):
         a = node.inputs[0]
         axes = _normalize_axes(self.axes, len(a.shape))
-        kept = broadcast_to(reshape(out_grad, kept_shape(a.shape, axes)), a.shape)
-        return kept * _stable_softmax(a, axes)
+        # exp(logsoftmax) rather than exp(a - lse): 0, not nan, on an all -inf slice.
+        return _expand(out_grad, axes, a.shape) * exp(logsoftmax(a, axes))
 
 
 def logsumexp(a, axes=None):
@@ -62,22 +67,21 @@ def logsumexp(a, axes=None):
 
 class LogSoftmax(TensorOp):
     """a - lse(a) over ``axes`` (default: the last axis);
-    d/da = out_grad - softmax(a) * sum(out_grad over axes)."""
+    d/da = out_grad - softmax(a) * sum(out_grad over axes), with softmax = exp(output)."""
 
     def __init__(self, axes=-1):
         self.axes = axes
 
     def compute(self, a):
-        axes = _normalize_axes(self.axes, a.ndim)
-        lse = np.expand_dims(LogSumExp(axes).compute(a), axes)
-        # An all -inf slice: every entry is "log 0"; shift by 0 so it stays -inf, not nan.
-        return a - np.where(np.isneginf(lse), 0, lse).astype(a.dtype, copy=False)
+        lse = _lse_keepdims(a, _normalize_axes(self.axes, a.ndim))
+        if np.isneginf(lse).any():
+            # An all -inf slice: every entry is "log 0"; shift by 0 so it stays -inf, not nan.
+            lse = np.where(np.isneginf(lse), 0, lse)
+        return a - lse
 
     def gradient(self, out_grad, node):
-        a = node.inputs[0]
-        axes = _normalize_axes(self.axes, len(a.shape))
-        total = broadcast_to(reshape(summation(out_grad, axes), kept_shape(a.shape, axes)), a.shape)
-        return out_grad - _stable_softmax(a, axes) * total
+        axes = _normalize_axes(self.axes, len(node.shape))
+        return out_grad - exp(node) * _expand(summation(out_grad, axes), axes, node.shape)
 
 
 def logsoftmax(a, axes=-1):

@@ -10,6 +10,8 @@ def _normalize_axes(axes, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(axes, (int, np.integer)):
         axes = (axes,)
+    if all(type(axis) is int and 0 <= axis < ndim for axis in axes) and list(axes) == sorted(set(axes)):
+        return tuple(axes)  # already normalized (the common case)
     normalized = []
     for axis in axes:
         if not -ndim <= axis < ndim:
@@ -34,7 +36,7 @@ class Reshape(TensorOp):
 
     def compute(self, a):
         try:
-            return np.reshape(a, self.shape)
+            return a.reshape(self.shape)
         except ValueError:
             raise ValueError(
                 f"reshape: cannot reshape a tensor of shape {a.shape} ({a.size} elements) "
@@ -56,6 +58,8 @@ class BroadcastTo(TensorOp):
         self.shape = tuple(shape)
 
     def compute(self, a):
+        if a.shape == self.shape:
+            return a
         try:
             # A read-only view, not a copy: needle never writes into an array in place.
             return np.broadcast_to(a, self.shape)
@@ -86,7 +90,7 @@ class Summation(TensorOp):
         self.axes = axes
 
     def compute(self, a):
-        return np.sum(a, axis=_normalize_axes(self.axes, a.ndim))
+        return a.sum(axis=_normalize_axes(self.axes, a.ndim))
 
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
@@ -112,7 +116,7 @@ class Transpose(TensorOp):
         if a.ndim < 2:
             raise ValueError(f"transpose needs at least 2 dimensions, got shape {a.shape}")
         i, j = (-2, -1) if self.axes is None else self.axes
-        return np.swapaxes(a, i, j)
+        return a.swapaxes(i, j)
 
     def gradient(self, out_grad, node):
         return transpose(out_grad, self.axes)
