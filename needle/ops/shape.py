@@ -1,4 +1,6 @@
 """Ops that move or reduce elements without arithmetic on them."""
+import functools
+
 import numpy as np
 
 from ..autograd import TensorOp
@@ -10,22 +12,29 @@ def _normalize_axes(axes, ndim: int) -> tuple:
         return tuple(range(ndim))
     if isinstance(axes, (int, np.integer)):
         axes = (axes,)
-    if all(type(axis) is int and 0 <= axis < ndim for axis in axes) and list(axes) == sorted(set(axes)):
-        return tuple(axes)  # already normalized (the common case)
-    normalized = []
+    return _normalized(tuple(int(axis) for axis in axes), ndim)
+
+
+@functools.lru_cache(maxsize=1024)  # gradients ask for the same few (axes, ndim) pairs
+def _normalized(axes: tuple, ndim: int) -> tuple:
     for axis in axes:
         if not -ndim <= axis < ndim:
             raise ValueError(f"axis {axis} is out of range for a tensor with {ndim} dimensions")
-        normalized.append(int(axis) % ndim)
+    normalized = tuple(sorted(axis % ndim for axis in axes))
     if len(set(normalized)) != len(normalized):
-        raise ValueError(f"repeated axis in {tuple(axes)}")
-    return tuple(sorted(normalized))
+        raise ValueError(f"repeated axis in {axes}")
+    return normalized
+
+
+@functools.lru_cache(maxsize=1024)
+def _kept_shape(shape: tuple, axes) -> tuple:
+    reduced = _normalize_axes(axes, len(shape))
+    return tuple(1 if i in reduced else n for i, n in enumerate(shape))
 
 
 def kept_shape(shape: tuple, axes) -> tuple:
     """``shape`` with the reduced ``axes`` kept as size 1 (for broadcasting back)."""
-    reduced = _normalize_axes(axes, len(shape))
-    return tuple(1 if i in reduced else n for i, n in enumerate(shape))
+    return _kept_shape(tuple(shape), axes if axes is None or isinstance(axes, int) else tuple(axes))
 
 
 class Reshape(TensorOp):
@@ -61,8 +70,12 @@ class BroadcastTo(TensorOp):
         if a.shape == self.shape:
             return a
         try:
-            # A read-only view, not a copy: needle never writes into an array in place.
-            return np.broadcast_to(a, self.shape)
+            if a.ndim > len(self.shape):
+                raise ValueError
+            # A copy, not np.broadcast_to's read-only view: as fast here and always writable.
+            out = np.empty(self.shape, a.dtype)
+            out[...] = a
+            return out
         except ValueError:
             raise ValueError(
                 f"broadcast_to: cannot broadcast shape {a.shape} to {self.shape} (each axis "
