@@ -1,0 +1,90 @@
+"""Grade one notebook: run its hidden suite here (trusted) against a sandboxed worker.
+
+``grade_notebook`` runs pytest in the calling process, so the batch runner calls it in a
+fresh child process per notebook; the student's code only ever runs in the worker.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from . import notebook as nbmod
+from .plugin import GradingPlugin, SessionObserver, TestResult
+from .session import Session, SessionConfig, WorkerBroken
+
+SUITES = Path(__file__).resolve().parent / "suites"
+
+
+@dataclass
+class NotebookResult:
+    student: str
+    notebook: str  # file stem, e.g. 01_graph_accumulation
+    tests: list[TestResult] = field(default_factory=list)
+    error: str = ""  # why the notebook could not be graded at all (then score 0)
+
+    @property
+    def score(self) -> float:
+        return sum(t.score for t in self.tests)
+
+    @property
+    def max_score(self) -> float:
+        return sum(t.points for t in self.tests)
+
+
+def suite_path(assignment: str, notebook: str) -> Path:
+    return SUITES / assignment / f"test_{notebook}.py"
+
+
+def probes_path(assignment: str, notebook: str) -> Path:
+    return SUITES / assignment / "probes" / f"p{notebook}.py"
+
+
+def run_suite(suite: Path, plugin: GradingPlugin) -> int:
+    """Run a suite file with ``plugin``; quiet, no caches, plain asserts (messages only)."""
+    args = [
+        str(suite), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:randomly",
+        "--assert=plain", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
+        "-W", "ignore::pytest.PytestAssertRewriteWarning",
+    ]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return pytest.main(args, plugins=[plugin])
+
+
+def collect_tests(assignment: str, notebook: str) -> list[tuple[str, str, str, float]]:
+    """(test, name, task, points) of every test in a suite, without running any."""
+    plugin = GradingPlugin(observer=None)
+    args = [str(suite_path(assignment, notebook)), "--collect-only", "-p", "no:cacheprovider", "-p", "no:terminal", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES)]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        pytest.main(args, plugins=[plugin])
+    return plugin.collected
+
+
+def zero_results(assignment: str, notebook: str, message: str) -> list[TestResult]:
+    return [TestResult(test, name, task, points, 0.0, "failed", message) for test, name, task, points in collect_tests(assignment, notebook)]
+
+
+def grade_notebook(student: str, submission: Path, instructor: Path, assignment: str, timeout: float, policy: dict | None = None) -> NotebookResult:
+    name = instructor.stem
+    result = NotebookResult(student, name)
+    try:
+        code = nbmod.grading_code(nbmod.read_notebook(instructor), nbmod.read_notebook(submission))
+    except nbmod.UnreadableNotebook as exc:
+        result.error = f"could not read the notebook: {exc}"
+        result.tests = zero_results(assignment, name, result.error)
+        return result
+    session = Session(SessionConfig(code.cells, probes_path(assignment, name).read_text(), policy=policy or {}))
+    plugin = GradingPlugin(SessionObserver(session), timeout=timeout)
+    try:
+        run_suite(suite_path(assignment, name), plugin)
+    except WorkerBroken as exc:
+        result.error = str(exc)
+    finally:
+        session.close()
+    if plugin.collection_errors:
+        raise RuntimeError(f"the hidden suite for {name} failed to import: {plugin.collection_errors}")
+    result.tests = plugin.results
+    return result

@@ -1,0 +1,105 @@
+"""Plain-data encoding of values crossing the sandbox boundary.
+
+Only None, bools, ints, floats (nan and inf included), strings, lists, string-keyed dicts and
+numeric numpy arrays cross. Nothing is unpickled and no object of the student's reaches the
+trusted process: whatever the sandbox sends, the grader gets plain data to compare.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import math
+
+import numpy as np
+
+MAX_DEPTH = 32
+ALLOWED_DTYPES = {
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64",
+}
+
+
+class EncodeError(TypeError):
+    """A probe produced something that is not plain data."""
+
+
+class DecodeError(ValueError):
+    """The sandbox sent something malformed."""
+
+
+def to_plain(value, depth: int = 0):
+    """``value`` as JSON-ready plain data (raises EncodeError for anything else)."""
+    if depth > MAX_DEPTH:
+        raise EncodeError("value nested too deeply")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_):
+        return int(value)
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return value if math.isfinite(value) else {"__float__": repr(value)}
+    if isinstance(value, np.ndarray):
+        dtype = value.dtype.name
+        if dtype not in ALLOWED_DTYPES:
+            raise EncodeError(f"array of dtype {dtype}")
+        data = np.ascontiguousarray(value).tobytes()
+        return {"__ndarray__": base64.b64encode(data).decode("ascii"), "dtype": dtype, "shape": list(value.shape)}
+    if isinstance(value, (list, tuple)):
+        return [to_plain(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str) or k.startswith("__"):
+                raise EncodeError("dict keys must be plain strings")
+            out[k] = to_plain(v, depth + 1)
+        return out
+    raise EncodeError(f"value of type {type(value).__name__}")
+
+
+def from_plain(value, depth: int = 0):
+    """Inverse of ``to_plain``; validates everything it rebuilds."""
+    if depth > MAX_DEPTH:
+        raise DecodeError("value nested too deeply")
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, list):
+        return [from_plain(v, depth + 1) for v in value]
+    if isinstance(value, dict):
+        if "__float__" in value:
+            text = value["__float__"]
+            if text not in ("nan", "inf", "-inf"):
+                raise DecodeError("bad float")
+            return float(text)
+        if "__ndarray__" in value:
+            return _array(value)
+        return {str(k): from_plain(v, depth + 1) for k, v in value.items()}
+    raise DecodeError(f"unexpected JSON value {type(value).__name__}")
+
+
+def _array(spec: dict) -> np.ndarray:
+    dtype, shape = spec.get("dtype"), spec.get("shape")
+    if dtype not in ALLOWED_DTYPES or not isinstance(shape, list):
+        raise DecodeError("bad array header")
+    if not all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n for n in shape) or len(shape) > 32:
+        raise DecodeError("bad array shape")
+    try:
+        data = base64.b64decode(spec["__ndarray__"], validate=True)
+    except Exception:
+        raise DecodeError("bad array data") from None
+    dt = np.dtype(dtype)
+    if len(data) != dt.itemsize * math.prod(shape):
+        raise DecodeError("array size does not match its shape")
+    return np.frombuffer(data, dtype=dt).reshape(shape).copy()
+
+
+def dumps(value) -> bytes:
+    return json.dumps(value, allow_nan=False, separators=(",", ":")).encode("utf-8")
+
+
+def loads(data: bytes):
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise DecodeError("malformed message") from None

@@ -1,0 +1,32 @@
+"""What probe modules use: probes run inside the sandbox, call the student's code on inputs
+and return plain data (``codec``) for the trusted side to judge. They never hold an expected
+answer."""
+from __future__ import annotations
+
+from typing import Callable
+
+
+class Missing(LookupError):
+    """A name the probe needs is not defined in the student's notebook."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+def probe(*needs: str) -> Callable:
+    """Mark a probe and declare the student-defined names it calls (for error messages)."""
+
+    def mark(fn: Callable) -> Callable:
+        fn.needs = tuple(needs)
+        return fn
+
+    return mark
+
+
+def need(ns: dict, name: str):
+    """The student's definition of ``name``, or Missing."""
+    try:
+        return ns[name]
+    except KeyError:
+        raise Missing(name) from None

@@ -1,0 +1,176 @@
+"""The trusted side of a sandboxed worker: start it, load a notebook's code, ask probes.
+
+A session survives its worker: after a crash or a timeout the worker is killed (with its
+whole process group) and the next request starts a fresh one. A cell that hangs or kills
+the worker while loading is skipped on the next start, so one bad cell costs only the tests
+that need it.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from .sandbox import codec, protocol
+
+
+@dataclass
+class Outcome:
+    """What a probe request came to: ``kind`` is ok, missing, raised, unencodable, timeout or crashed."""
+
+    kind: str
+    value: object = None
+
+
+@dataclass
+class SessionConfig:
+    cells: list[str]
+    probes_source: str
+    load_timeout: float = 60.0
+    policy: dict = field(default_factory=dict)
+
+
+def clean_environment(scratch: str) -> dict:
+    return {
+        "PATH": "/usr/bin:/bin",
+        "HOME": scratch,
+        "TMPDIR": scratch,
+        "LANG": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "MPLBACKEND": "Agg",
+        "OPENBLAS_NUM_THREADS": "1",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+    }
+
+
+class Session:
+    def __init__(self, config: SessionConfig):
+        self.config = config
+        self.skip: set[int] = set()
+        self.cell_errors: list[tuple[int, str]] = []
+        self.proc: subprocess.Popen | None = None
+        self.scratch = tempfile.mkdtemp(prefix="grade-")
+        self.starts = 0
+
+    # --- lifecycle -----------------------------------------------------------------
+    def _spawn(self) -> None:
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-m", "autograder.sandbox.worker", str(to_worker_r), str(from_worker_w)],
+            pass_fds=(to_worker_r, from_worker_w),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=self.scratch,
+            env=clean_environment(self.scratch),
+            start_new_session=True,
+        )
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+        self.to_worker, self.from_worker = to_worker_w, from_worker_r
+        self.starts += 1
+
+    def _load(self) -> bool:
+        """Start a worker and load the code; False if it died or hung (that cell is skipped next)."""
+        self._spawn()
+        current = None
+        deadline = time.monotonic() + self.config.load_timeout
+        try:
+            protocol.send(self.to_worker, {
+                "cells": self.config.cells, "probes": self.config.probes_source,
+                "skip": sorted(self.skip), "policy": self.config.policy,
+            })
+            while True:
+                event = protocol.receive(self.from_worker, deadline)
+                if not isinstance(event, dict):
+                    raise codec.DecodeError("bad event")
+                if event.get("event") == "cell" and isinstance(event.get("index"), int):
+                    current = event["index"]
+                    deadline = time.monotonic() + self.config.load_timeout
+                elif event.get("event") == "loaded":
+                    self.cell_errors = [
+                        (int(i), str(name)) for i, name in event.get("errors", [])
+                        if isinstance(i, int) and isinstance(name, str)
+                    ][:1000]
+                    return True
+                else:
+                    raise codec.DecodeError("unexpected event")
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, codec.DecodeError, OSError):
+            self.kill()
+            if current is None:
+                raise WorkerBroken("the grading worker failed before running any of your code")
+            self.skip.add(current)
+            return False
+
+    def ensure_started(self) -> None:
+        if self.proc is not None:
+            return
+        while not self._load():
+            if len(self.skip) > len(self.config.cells):  # cannot happen: each retry skips one more cell
+                raise WorkerBroken("your notebook's code could not be loaded")
+
+    def kill(self) -> None:
+        if self.proc is None:
+            return
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        for fd in (self.to_worker, self.from_worker):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self.proc = None
+
+    def close(self) -> None:
+        self.kill()
+        _rmtree(self.scratch)
+
+    # --- requests ----------------------------------------------------------------------
+    def call(self, probe: str, params: dict, timeout: float) -> Outcome:
+        self.ensure_started()
+        try:
+            protocol.send(self.to_worker, {"probe": probe, "params": codec.to_plain(params)})
+            reply = protocol.receive(self.from_worker, time.monotonic() + timeout)
+        except protocol.ChannelTimeout:
+            self.kill()
+            return Outcome("timeout")
+        except (protocol.ChannelClosed, OSError, codec.DecodeError):
+            self.kill()
+            return Outcome("crashed")
+        return _interpret(reply)
+
+
+def _interpret(reply) -> Outcome:
+    if not isinstance(reply, dict) or len(reply) != 1:
+        return Outcome("crashed")
+    (kind, value), = reply.items()
+    try:
+        if kind == "ok":
+            return Outcome("ok", codec.from_plain(value))
+        if kind in ("missing", "raised") and isinstance(value, str):
+            return Outcome(kind, value[:100])
+        if kind == "unencodable":
+            return Outcome("unencodable")
+    except codec.DecodeError:
+        pass
+    return Outcome("crashed")
+
+
+class WorkerBroken(RuntimeError):
+    pass
+
+
+def _rmtree(path: str) -> None:
+    import shutil
+
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,97 @@
+"""What hidden suites are written with.
+
+A suite is a pytest module ``autograder/suites/<assignment>/test_<notebook>.py``; its probes
+(the code that runs the student's functions) live in ``probes/p<notebook>.py`` beside it.
+A test asks for the ``observe`` fixture, calls ``observe(probe, **inputs)`` to run a probe on
+the student's code and get plain data back, and judges that data with plain asserts whose
+message is what the student reads::
+
+    @graded("1.1", points=2)
+    def test_long_chain(observe):
+        "count_graph_nodes counts every node of a very deep chain"
+        assert observe(P.count_chain, depth=100_000) == 200_001, "count every node once ..."
+
+Messages must name the mistake without revealing hidden inputs or expected values. In the
+grader, ``observe`` runs the probe in the sandboxed worker and the asserts run in the trusted
+process; in a notebook (the nbgrader route) both run in the student's kernel.
+"""
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+import pytest
+
+
+def graded(task: str, points: float):
+    """Mark a test as part of task ``task`` ("N.M") worth ``points``."""
+
+    def mark(fn):
+        fn = pytest.mark.task(task)(fn)
+        return pytest.mark.points(points)(fn)
+
+    return mark
+
+
+class StudentCodeError(Exception):
+    """The student's code could not produce a value: raised, hung, crashed, missing name.
+
+    Its message is written by the grader (never taken from the student's code)."""
+
+
+# Exception names we repeat back to a student: builtins only (a class defined by the
+# submission could carry anything in its name).
+KNOWN_EXCEPTIONS = {
+    name for name, obj in vars(builtins).items() if isinstance(obj, type) and issubclass(obj, BaseException)
+}
+
+
+def describe_outcome(kind: str, value, needs: tuple) -> str:
+    if kind == "missing":
+        return f"`{value}` is not defined: run (or restore) the cell that defines it" if value in needs else "a name your code needs is not defined"
+    if kind == "raised":
+        if value == "NotImplementedError":
+            return "your code raised NotImplementedError: the stub is not implemented yet"
+        shown = value if value in KNOWN_EXCEPTIONS else "an exception"
+        return f"your code raised {shown}"
+    if kind == "timeout":
+        return "your code did not finish within the time limit (an endless loop, or far too slow)"
+    if kind == "unencodable":
+        return "your code returned a value of an unexpected type"
+    return "your code ended the grading process (it exited, crashed, or exhausted its memory)"
+
+
+# --- assertions with student-facing messages -----------------------------------------------
+def expect_int(value, message: str) -> int:
+    assert isinstance(value, int) and not isinstance(value, bool), message + " (expected an integer)"
+    return value
+
+
+def expect_array(value, message: str, shape=None) -> np.ndarray:
+    assert isinstance(value, np.ndarray), message + " (expected an array)"
+    if shape is not None:
+        assert value.shape == tuple(shape), message + " (the result has the wrong shape)"
+    return value
+
+
+def assert_close(got, want, message: str, rtol: float = 1e-5, atol: float = 1e-6) -> None:
+    """``got`` (plain data from a probe) equals ``want`` up to tolerance, shape and nan/inf included."""
+    want = np.asarray(want)
+    if isinstance(got, (int, float)) and not isinstance(got, bool):
+        got = np.asarray(got, dtype=np.float64)
+    assert isinstance(got, np.ndarray) and got.dtype.kind in "biuf", message + " (expected numbers)"
+    assert got.shape == want.shape, message + " (the result has the wrong shape)"
+    got, want = got.astype(np.float64), want.astype(np.float64)
+    same_special = (np.isnan(got) == np.isnan(want)) & (np.isposinf(got) == np.isposinf(want)) & (np.isneginf(got) == np.isneginf(want))
+    assert same_special.all(), message + " (nan or inf where a number was expected, or the reverse)"
+    finite = np.isfinite(want)
+    assert np.allclose(got[finite], want[finite], rtol=rtol, atol=atol), message
+
+
+def assert_true(value, message: str) -> None:
+    assert value is True, message
+
+
+def finite_float(value) -> bool:
+    return isinstance(value, float) and math.isfinite(value)

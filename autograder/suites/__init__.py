@@ -1,0 +1,1 @@
+"""Hidden test suites, one package per assignment (see autograder.suite)."""

@@ -1,0 +1,1 @@
+"""Hidden suites for lecture 8, "Neural Network Library Implementation"."""

@@ -1,0 +1,1 @@
+"""Probes: run inside the sandbox on the student's namespace; no expected values here."""
