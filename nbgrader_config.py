@@ -5,7 +5,6 @@ c = get_config()  # noqa: F821  (provided by nbgrader)
 c.CourseDirectory.course_id = "needle-course"
 c.CourseDirectory.source_directory = "solutions"
 c.CourseDirectory.release_directory = "course"
-c.CourseDirectory.db_assignments = [dict(name="lecture8")]
 
 # Every stub keeps its signature and docstring and raises.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

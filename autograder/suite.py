@@ -53,6 +53,8 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
     if kind == "raised":
         if value == "NotImplementedError":
             return "your code raised NotImplementedError: the stub is not implemented yet"
+        if value == "RecursionError":
+            return "your code raised RecursionError: Python's recursion limit; walk deep structures with an explicit stack"
         shown = value if value in KNOWN_EXCEPTIONS else "an exception"
         return f"your code raised {shown}"
     if kind == "timeout":
