@@ -4,7 +4,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo lab release bench gradescope clean
+.PHONY: setup test demo lab release selfcheck bench gradescope clean
+
+# nbgrader runs helpers (alembic) from PATH: use the venv's.
+export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 setup: $(STAMP)
 
@@ -20,11 +23,21 @@ test: $(STAMP)
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 
+# Release the course into a scratch course root, grade three example submissions (demo-out/).
 demo: $(STAMP)
-	@echo "make demo arrives with the grader (issue 4): nothing to run yet." >&2; exit 2
+	$(PY) -m autograder demo --out demo-out
 
+# Students: JupyterLab on the released notebooks.
 lab: $(STAMP)
-	@echo "make lab arrives with the notebooks (issue 3): nothing to open yet." >&2; exit 2
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course
+
+# Instructors: regenerate course/ (the student release) from solutions/ with nbgrader.
+release: $(STAMP)
+	$(VENV)/bin/nbgrader generate_assignment lecture8 --force
+
+# Instructors: the hidden suites against the solutions, the stubs and the mistake fixtures.
+selfcheck: $(STAMP)
+	$(PY) -m autograder selfcheck lecture8
 
 bench: $(STAMP)
 	$(PY) bench/bench_mlp.py

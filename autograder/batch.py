@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .runner import NotebookResult, collect_tests, grade_notebook, zero_results
+from .session import Zygote
 
 
 class UsageProblem(Exception):
@@ -63,9 +64,9 @@ def _folder_jobs(folder: Path, student: str, known: list[str], all_notebooks: bo
 
 
 # --- running ------------------------------------------------------------------------------------
-def _child(conn, job: Job, instructor: Path, assignment: str, timeout: float) -> None:
+def _child(conn, job: Job, instructor: Path, assignment: str, timeout: float, zygote: str) -> None:
     try:
-        result = grade_notebook(job.student, job.path, instructor, assignment, timeout)
+        result = grade_notebook(job.student, job.path, instructor, assignment, timeout, zygote=zygote)
         conn.send(("ok", result))
     except BaseException as exc:  # an error of the grader's own: reported, never fatal to the batch
         conn.send(("error", f"internal grading error ({type(exc).__name__}: {exc})"))
@@ -79,6 +80,14 @@ def _failed(job: Job, assignment: str, message: str) -> NotebookResult:
 
 def run_jobs(jobs: list[Job], source: Path, assignment: str, timeout: float, n_jobs: int, on_done) -> None:
     """Grade every job, at most ``n_jobs`` at once; ``on_done(result)`` is called in this process."""
+    zygote = Zygote()  # workers for every notebook fork from it: start-up paid once
+    try:
+        _run(jobs, source, assignment, timeout, n_jobs, on_done, zygote.path)
+    finally:
+        zygote.close()
+
+
+def _run(jobs, source, assignment, timeout, n_jobs, on_done, zygote_path) -> None:
     ctx = multiprocessing.get_context("fork")
     pending = list(jobs)
     running: dict = {}  # connection -> (process, job, deadline)
@@ -91,7 +100,7 @@ def run_jobs(jobs: list[Job], source: Path, assignment: str, timeout: float, n_j
                 continue
             tests = n_tests.setdefault(job.notebook, len(collect_tests(assignment, job.notebook)))
             parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(child, job, source / f"{job.notebook}.ipynb", assignment, timeout), daemon=True)
+            proc = ctx.Process(target=_child, args=(child, job, source / f"{job.notebook}.ipynb", assignment, timeout, zygote_path), daemon=True)
             proc.start()
             child.close()
             # Generous: loading, plus every test at its full time limit, plus restarts.

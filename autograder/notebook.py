@@ -4,7 +4,7 @@ The grader runs, in the instructor's cell order: the instructor's own cells tagg
 (imports, helpers; taken from ``solutions/``, never from the submission) and the student's
 version of every nbgrader solution cell. A student cell is matched by nbgrader ``grade_id``,
 then by cell id, then by position among the solution cells, so added, deleted or reordered
-cells do not break the match. Test cells, demos and plots are not run.
+cells do not break the match; duplicated copies all run, in order, as they would in a kernel. Test cells, demos and plots are not run.
 """
 from __future__ import annotations
 
@@ -78,22 +78,23 @@ def grading_code(instructor: nbformat.NotebookNode, student: nbformat.NotebookNo
         # A plain notebook without nbgrader metadata: the setup, then all of the student's code.
         setup = [_source(c) for c in instructor.cells if is_setup(c)]
         return GradingCode(setup + [_source(c) for c in student.cells if c.get("cell_type") == "code"], [])
-    by_grade_id, by_cell_id = {}, {}
-    for cell in student_solutions:
-        by_grade_id.setdefault(_nbgrader(cell).get("grade_id"), cell)
-        by_cell_id.setdefault(cell.get("id"), cell)
+    by_grade_id: dict = {}
+    by_cell_id: dict = {}
+    for cell in student_solutions:  # a duplicated cell: all copies run, in order, as in a kernel
+        by_grade_id.setdefault(_nbgrader(cell).get("grade_id"), []).append(cell)
+        by_cell_id.setdefault(cell.get("id"), []).append(cell)
     cells, missing, position = [], [], 0
     for cell in instructor.cells:
         if is_setup(cell):
             cells.append(_source(cell))
         elif is_solution(cell) and cell.get("cell_type") == "code":
             grade_id = _nbgrader(cell).get("grade_id")
-            match = by_grade_id.get(grade_id) or by_cell_id.get(cell.get("id"))
-            if match is None and position < len(student_solutions):
-                match = student_solutions[position]
+            matches = by_grade_id.get(grade_id) or by_cell_id.get(cell.get("id"))
+            if not matches and position < len(student_solutions):
+                matches = [student_solutions[position]]
             position += 1
-            if match is None or match.get("cell_type") != "code":
+            code = [_source(m) for m in matches or [] if m.get("cell_type") == "code"]
+            if not code:  # deleted, or turned into markdown: nothing of it runs
                 missing.append(str(grade_id))
-                continue
-            cells.append(_source(match))
+            cells.extend(code)
     return GradingCode(cells, missing)

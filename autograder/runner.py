@@ -14,7 +14,7 @@ import pytest
 
 from . import notebook as nbmod
 from .plugin import GradingPlugin, SessionObserver, TestResult
-from .session import Session, SessionConfig, WorkerBroken
+from .session import Session, SessionConfig, SpawnLauncher, WorkerBroken, ZygoteLauncher
 
 SUITES = Path(__file__).resolve().parent / "suites"
 
@@ -67,7 +67,9 @@ def zero_results(assignment: str, notebook: str, message: str) -> list[TestResul
     return [TestResult(test, name, task, points, 0.0, "failed", message) for test, name, task, points in collect_tests(assignment, notebook)]
 
 
-def grade_notebook(student: str, submission: Path, instructor: Path, assignment: str, timeout: float, policy: dict | None = None) -> NotebookResult:
+def grade_notebook(student: str, submission: Path, instructor: Path, assignment: str, timeout: float,
+                   policy: dict | None = None, zygote: str | None = None) -> NotebookResult:
+    """Grade one submitted notebook; workers come from the batch's zygote when given."""
     name = instructor.stem
     result = NotebookResult(student, name)
     try:
@@ -76,7 +78,9 @@ def grade_notebook(student: str, submission: Path, instructor: Path, assignment:
         result.error = f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, name, result.error)
         return result
-    session = Session(SessionConfig(code.cells, probes_path(assignment, name).read_text(), policy=policy or {}))
+    launcher = ZygoteLauncher(zygote) if zygote else SpawnLauncher()
+    config = SessionConfig(code.cells, probes_path(assignment, name).read_text(), load_timeout=max(2 * timeout, 5.0), policy=policy or {})
+    session = Session(config, launcher)
     plugin = GradingPlugin(SessionObserver(session), timeout=timeout)
     try:
         run_suite(suite_path(assignment, name), plugin)

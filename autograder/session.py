@@ -49,32 +49,105 @@ def clean_environment(scratch: str) -> dict:
     }
 
 
+class SpawnLauncher:
+    """Start each worker as a new Python process (pays the interpreter's start-up)."""
+
+    def start(self, scratch: str) -> tuple[int, int, int]:
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        proc = subprocess.Popen(
+            [sys.executable, "-I", "-m", "autograder.sandbox.worker", str(to_worker_r), str(from_worker_w)],
+            pass_fds=(to_worker_r, from_worker_w),
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=scratch, env=clean_environment(scratch), start_new_session=True,
+        )
+        os.close(to_worker_r)
+        os.close(from_worker_w)
+        self._procs = getattr(self, "_procs", {})
+        self._procs[proc.pid] = proc
+        return proc.pid, to_worker_w, from_worker_r
+
+    def reap(self, pid: int) -> None:
+        proc = self._procs.pop(pid, None)
+        if proc is not None:
+            proc.wait()
+
+
+class ZygoteLauncher:
+    """Ask a running zygote (``autograder.sandbox.zygote``) to fork a pre-imported worker."""
+
+    def __init__(self, socket_path: str):
+        import socket
+
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.connect(socket_path)
+
+    def _ask(self, message: dict, fds=()) -> dict:
+        import array
+        import json
+        import socket
+
+        anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
+        self.sock.sendmsg([json.dumps(message).encode()], anc)
+        reply = json.loads(self.sock.recv(1 << 16).decode())
+        if "error" in reply:
+            raise WorkerBroken(f"the sandbox could not start a worker ({reply['error']})")
+        return reply
+
+    def start(self, scratch: str) -> tuple[int, int, int]:
+        to_worker_r, to_worker_w = os.pipe()
+        from_worker_r, from_worker_w = os.pipe()
+        try:
+            pid = int(self._ask({"scratch": scratch, "env": clean_environment(scratch)}, [to_worker_r, from_worker_w])["pid"])
+        finally:
+            os.close(to_worker_r)
+            os.close(from_worker_w)
+        return pid, to_worker_w, from_worker_r
+
+    def reap(self, pid: int) -> None:
+        self._ask({"reap": pid})
+
+
+class Zygote:
+    """The zygote process of a batch: started once, shared by every notebook's session."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp(prefix="zygote-")
+        os.chmod(self.dir, 0o700)
+        self.path = os.path.join(self.dir, "sock")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            env=clean_environment(self.dir), start_new_session=True,
+        )
+        if self.proc.stdout.readline().strip() != b"ready":
+            self.close()
+            raise RuntimeError("the sandbox zygote failed to start")
+
+    def close(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.proc.wait()
+        _rmtree(self.dir)
+
+
 class Session:
-    def __init__(self, config: SessionConfig):
+    def __init__(self, config: SessionConfig, launcher=None):
         self.config = config
+        self.launcher = launcher or SpawnLauncher()
         self.skip: set[int] = set()
         self.cell_errors: list[tuple[int, str]] = []
-        self.proc: subprocess.Popen | None = None
+        self.enforced: dict = {}
+        self.pid: int | None = None
         self.scratch = tempfile.mkdtemp(prefix="grade-")
+        os.chmod(self.scratch, 0o700)
         self.starts = 0
 
     # --- lifecycle -----------------------------------------------------------------
     def _spawn(self) -> None:
-        to_worker_r, to_worker_w = os.pipe()
-        from_worker_r, from_worker_w = os.pipe()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "autograder.sandbox.worker", str(to_worker_r), str(from_worker_w)],
-            pass_fds=(to_worker_r, from_worker_w),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            cwd=self.scratch,
-            env=clean_environment(self.scratch),
-            start_new_session=True,
-        )
-        os.close(to_worker_r)
-        os.close(from_worker_w)
-        self.to_worker, self.from_worker = to_worker_w, from_worker_r
+        self.pid, self.to_worker, self.from_worker = self.launcher.start(self.scratch)
         self.starts += 1
 
     def _load(self) -> bool:
@@ -85,7 +158,7 @@ class Session:
         try:
             protocol.send(self.to_worker, {
                 "cells": self.config.cells, "probes": self.config.probes_source,
-                "skip": sorted(self.skip), "policy": self.config.policy,
+                "skip": sorted(self.skip), "policy": dict(self.config.policy, scratch=self.scratch),
             })
             while True:
                 event = protocol.receive(self.from_worker, deadline)
@@ -95,6 +168,8 @@ class Session:
                     current = event["index"]
                     deadline = time.monotonic() + self.config.load_timeout
                 elif event.get("event") == "loaded":
+                    enforced = event.get("enforced")
+                    self.enforced = {str(k): v for k, v in enforced.items()} if isinstance(enforced, dict) else {}
                     self.cell_errors = [
                         (int(i), str(name)) for i, name in event.get("errors", [])
                         if isinstance(i, int) and isinstance(name, str)
@@ -110,26 +185,27 @@ class Session:
             return False
 
     def ensure_started(self) -> None:
-        if self.proc is not None:
+        if self.pid is not None:
             return
         while not self._load():
             if len(self.skip) > len(self.config.cells):  # cannot happen: each retry skips one more cell
                 raise WorkerBroken("your notebook's code could not be loaded")
 
     def kill(self) -> None:
-        if self.proc is None:
+        if self.pid is None:
             return
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
+        for kill in (os.killpg, os.kill):  # the group, and the process if it had no time to setsid
+            try:
+                kill(self.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.launcher.reap(self.pid)  # the pid is not reused before this: no stray kills
         for fd in (self.to_worker, self.from_worker):
             try:
                 os.close(fd)
             except OSError:
                 pass
-        self.proc = None
+        self.pid = None
 
     def close(self) -> None:
         self.kill()

@@ -26,7 +26,7 @@ def _describe(exc: BaseException) -> str:
     return type(exc).__name__  # the trusted side shows only names it recognises
 
 
-def _load(request: dict, out_fd: int) -> tuple[dict, types.ModuleType]:
+def _load(request: dict, out_fd: int, enforced: dict) -> tuple[dict, types.ModuleType]:
     probes = types.ModuleType("probes")
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     ns = {"__name__": "__main__", "__builtins__": builtins}
@@ -40,7 +40,7 @@ def _load(request: dict, out_fd: int) -> tuple[dict, types.ModuleType]:
             exec(compile(_strip_magics(source), f"<cell {index}>", "exec"), ns)
         except BaseException as exc:  # SystemExit, KeyboardInterrupt included
             errors.append([index, _describe(exc)])
-    protocol.send(out_fd, {"event": "loaded", "errors": errors})
+    protocol.send(out_fd, {"event": "loaded", "errors": errors, "enforced": enforced})
     return ns, probes
 
 
@@ -60,10 +60,12 @@ def _answer(ns: dict, probes: types.ModuleType, request: dict) -> dict:
 def main(argv: list[str]) -> int:
     in_fd, out_fd = int(argv[0]), int(argv[1])
     request = protocol.receive(in_fd)
+    import needle  # noqa: F401  (before confinement: imports need no file access later)
+
     from . import confine
 
-    confine.apply(request.get("policy", {}))
-    ns, probes = _load(request, out_fd)
+    enforced = confine.apply(request.get("policy", {}))
+    ns, probes = _load(request, out_fd, enforced)
     while True:
         try:
             request = protocol.receive(in_fd)

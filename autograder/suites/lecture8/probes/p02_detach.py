@@ -1,0 +1,166 @@
+"""Probes for 02_detach: tensors built with needle, handed to the student's detach /
+sgd_update; each probe reports plain facts (identities as bools, values as arrays)."""
+import numpy as np
+
+import needle as ndl
+from autograder.sandbox.probing import need, probe
+from needle.autograd import graph_node_count
+
+
+# --- input builders (also used by the trusted side to compute references) -----------------
+def array(shape, seed: int, dtype: str = "float32", low: float = -2.0, high: float = 2.0) -> np.ndarray:
+    """Deterministic values of ``shape`` and ``dtype``."""
+    return np.random.default_rng(seed).uniform(low, high, size=tuple(shape)).astype(dtype)
+
+
+def make_tensor(kind: str, shape, seed: int, dtype: str = "float32"):
+    """(t, x): the tensor handed to detach and the leaf it was built from.
+
+    leaf: x itself (requires grad); const: a leaf that needs no grad; nonleaf: t = 3x + 1,
+    an op result that requires grad (its graph: AddScalar <- MulScalar <- x)."""
+    x = ndl.Tensor(array(shape, seed, dtype), dtype=dtype, requires_grad=(kind != "const"))
+    if kind in ("leaf", "const"):
+        return x, x
+    return x * 3.0 + 1.0, x
+
+
+def make_grad(kind: str, shape, seed: int, dtype: str = "float32"):
+    """The gradient handed to sgd_update. const: a plain leaf that needs no grad; leaf: a leaf
+    that requires grad; nonleaf: 2 * x for x requiring grad (an op result with a graph)."""
+    g = array(shape, seed, dtype, low=-1.0, high=1.0)
+    if kind == "const":
+        return ndl.Tensor(g, dtype=dtype, requires_grad=False)
+    if kind == "leaf":
+        return ndl.Tensor(g, dtype=dtype, requires_grad=True)
+    return ndl.Tensor(g / 2, dtype=dtype, requires_grad=True) * 2.0
+
+
+def grad_values(kind: str, shape, seed: int, dtype: str = "float32") -> np.ndarray:
+    """The values of make_grad(kind, ...), as the trusted side recomputes them."""
+    return make_grad(kind, shape, seed, dtype).numpy().copy()
+
+
+class _Model(ndl.nn.Module):
+    """A module holding one Parameter, as an optimizer sees it through parameters()."""
+
+    def __init__(self, values: np.ndarray):
+        super().__init__()
+        self.weight = ndl.nn.Parameter(values)
+
+
+def _value(t):
+    """t's values as a numpy array copy, or None if t is not a Tensor with an array."""
+    if isinstance(t, ndl.Tensor) and isinstance(t.cached_data, np.ndarray):
+        return t.cached_data.copy()
+    return None
+
+
+# --- Task 2.1: detach ---------------------------------------------------------------------
+@probe("detach")
+def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
+    t, x = make_tensor(kind, shape, seed, dtype)
+    array_before = t.cached_data
+    op_before, inputs_before, rg_before = t.op, t.inputs, t.requires_grad
+    d = need(ns, "detach")(t)
+    is_tensor = isinstance(d, ndl.Tensor)
+    facts = {
+        "is_tensor": is_tensor,
+        "same_object": d is t,
+        "shares": is_tensor and d.cached_data is array_before,
+        "op_none": is_tensor and d.op is None,
+        "inputs_empty": is_tensor and isinstance(d.inputs, tuple) and d.inputs == (),
+        "requires_grad_false": is_tensor and d.requires_grad is False,
+        "grad_none": is_tensor and d.grad is None,
+        "value": _value(d) if is_tensor else None,
+        "t_op_same": t.op is op_before,
+        "t_inputs_same": isinstance(t.inputs, tuple) and len(t.inputs) == len(inputs_before)
+        and all(a is b for a, b in zip(t.inputs, inputs_before)),
+        "t_requires_grad_same": t.requires_grad is rg_before,
+        "t_array_same": t.cached_data is array_before,
+        "t_value": _value(t),
+    }
+    # The original still backpropagates into its leaf: d(sum t)/dx = 1 (leaf) or 3 (3x + 1).
+    facts["x_grad"] = None
+    if kind != "const":
+        try:
+            t.sum().backward()
+            facts["x_grad"] = _value(x.grad)
+        except Exception:  # the student's detach broke t's graph
+            pass
+    return facts
+
+
+@probe("detach")
+def detach_lazy(ns, shape, seed: int):
+    """detach of a non-leaf built in lazy mode (its cached_data not computed yet)."""
+    with ndl.lazy_mode():
+        t, _ = make_tensor("nonleaf", shape, seed)
+        d = need(ns, "detach")(t)
+        is_tensor = isinstance(d, ndl.Tensor)
+        return {
+            "is_tensor": is_tensor,
+            "has_array": is_tensor and isinstance(d.cached_data, np.ndarray),
+            "shares": is_tensor and d.cached_data is not None and d.cached_data is t.cached_data,
+            "op_none": is_tensor and d.op is None,
+            "value": _value(d) if is_tensor else None,
+        }
+
+
+# --- Task 2.2: sgd_update -----------------------------------------------------------------
+@probe("sgd_update")
+def update_once(ns, shape, seed: int, lr: float, dtype: str = "float32", grad_kind: str = "const"):
+    w = ndl.Tensor(array(shape, seed, dtype), dtype=dtype)
+    grad = make_grad(grad_kind, shape, seed + 1, dtype)
+    grad_array, grad_op, grad_inputs, grad_rg = grad.cached_data, grad.op, grad.inputs, grad.requires_grad
+    w_id = id(w)
+    result = need(ns, "sgd_update")(w, grad, lr)
+    return {
+        "returned_none": result is None,
+        "value": _value(w),
+        "same_object": id(w) == w_id,
+        "op_none": w.op is None,
+        "inputs_empty": isinstance(w.inputs, tuple) and w.inputs == (),
+        "node_count": graph_node_count(w),
+        "requires_grad_true": w.requires_grad is True,
+        "grad_value": _value(grad),
+        "grad_array_now": grad_array.copy(),  # the array grad held before the call, as it is now
+        "grad_graph_same": grad.op is grad_op and grad.inputs == grad_inputs and grad.requires_grad is grad_rg,
+    }
+
+
+@probe("sgd_update")
+def update_references(ns, shape, seed: int, lr: float):
+    """Update a Module's Parameter through the list parameters() returned, as an optimizer does."""
+    model = _Model(array(shape, seed))
+    params = model.parameters()
+    by_name = dict(model.named_parameters())
+    w = params[0]
+    w_id = id(w)
+    grad = make_grad("const", shape, seed + 1)
+    result = need(ns, "sgd_update")(params[0], grad, lr)
+    return {
+        "returned_none": result is None,
+        "list_same_object": params[0] is w and id(params[0]) == w_id,
+        "dict_same_object": by_name["weight"] is w,
+        "model_same_object": model.weight is w and model.parameters()[0] is w,
+        "list_value": _value(params[0]),
+        "dict_value": _value(by_name["weight"]),
+        "model_value": _value(model.weight),
+    }
+
+
+@probe("sgd_update")
+def update_many(ns, steps: int, shape, seed: int, lr: float, grad_kind: str = "const"):
+    w = ndl.Tensor(array(shape, seed))
+    grad = make_grad(grad_kind, shape, seed + 1)
+    holder = {"w": w}
+    update = need(ns, "sgd_update")
+    for _ in range(steps):
+        update(w, grad, lr)
+    return {
+        "node_count": graph_node_count(w),
+        "op_none": w.op is None,
+        "requires_grad_true": w.requires_grad is True,
+        "same_object": holder["w"] is w,
+        "value": _value(w),
+    }

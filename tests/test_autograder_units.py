@@ -1,0 +1,186 @@
+"""Units of the grader: the plain-data codec, notebook reading and cell matching, the session."""
+import json
+import math
+
+import nbformat
+import numpy as np
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+from autograder import notebook as nbmod
+from autograder.sandbox import codec
+from autograder.session import Session, SessionConfig
+from autograder.suite import describe_outcome
+
+
+# --- codec ------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "value",
+    [None, True, 3, -2.5, "text", [1, [2, 3]], {"a": {"b": [1.0]}}, float("nan"), float("inf"), -math.inf,
+     np.arange(6, dtype=np.float32).reshape(2, 3), np.array([True, False]), np.zeros((0, 3)), np.int64(7), np.float32(1.5)],
+    ids=repr,
+)
+def test_codec_round_trip(value):
+    back = codec.from_plain(codec.loads(codec.dumps(codec.to_plain(value))))
+    if isinstance(value, np.ndarray):
+        assert back.dtype == value.dtype and back.shape == value.shape and np.array_equal(back, value)
+    elif isinstance(value, float) and math.isnan(value):
+        assert math.isnan(back)
+    else:
+        assert back == value and type(back) is type(value.item() if isinstance(value, np.generic) else value)
+
+
+@pytest.mark.parametrize("value", [object(), np.array(["a"]), np.array([object()]), {1: 2}, {"__ndarray__": 1}, [[[[]]]] * 0 + [lambda: 0]])
+def test_codec_refuses_anything_but_plain_data(value):
+    with pytest.raises(codec.EncodeError):
+        codec.to_plain(value)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"__ndarray__": "AAAA", "dtype": "object", "shape": [1]},
+        {"__ndarray__": "AAAA", "dtype": "float64", "shape": [5]},
+        {"__ndarray__": "!!", "dtype": "uint8", "shape": [1]},
+        {"__float__": "1e400"},
+        {"__ndarray__": "AA==", "dtype": "uint8", "shape": [-1]},
+    ],
+)
+def test_codec_decoding_validates(raw):
+    with pytest.raises(codec.DecodeError):
+        codec.from_plain(raw)
+
+
+def test_codec_rejects_malformed_messages():
+    for data in (b"\xff\xfe", b"{not json", b"[" * 100000):
+        with pytest.raises(codec.DecodeError):
+            codec.loads(data)
+
+
+# --- reading notebooks -----------------------------------------------------------------------
+def test_unreadable_notebooks_give_a_reason(tmp_path):
+    cases = {"bin.ipynb": b"\xff\xfe\x00", "bad.ipynb": b"{ nope", "list.ipynb": b"[1, 2]", "nocells.ipynb": b'{"cells": 3}'}
+    reasons = {"bin.ipynb": "not UTF-8", "bad.ipynb": "not valid notebook JSON", "list.ipynb": "not a notebook", "nocells.ipynb": "not a notebook"}
+    for name, data in cases.items():
+        (tmp_path / name).write_bytes(data)
+        with pytest.raises(nbmod.UnreadableNotebook, match=reasons[name]):
+            nbmod.read_notebook(tmp_path / name)
+    with pytest.raises(nbmod.UnreadableNotebook, match="cannot read"):
+        nbmod.read_notebook(tmp_path / "missing.ipynb")
+
+
+def test_enormous_notebook_is_refused_without_reading_it(tmp_path, monkeypatch):
+    path = tmp_path / "big.ipynb"
+    path.write_bytes(b" " * 2048)
+    monkeypatch.setattr(nbmod, "MAX_NOTEBOOK_BYTES", 1024)
+    with pytest.raises(nbmod.UnreadableNotebook, match="over the"):
+        nbmod.read_notebook(path)
+
+
+def _nbg(grade_id, solution=False, grade=False):
+    return {"nbgrader": {"grade": grade, "grade_id": grade_id, "locked": not solution, "schema_version": 3, "solution": solution, "task": False}}
+
+
+def instructor_nb():
+    cells = [
+        new_code_cell("import numpy as np", metadata={"tags": ["setup"], **_nbg("setup")}),
+        new_code_cell("demo()"),
+        new_code_cell("def f(): return 1", metadata=_nbg("task1_1_f", solution=True)),
+        new_code_cell("assert f() == 1", metadata=_nbg("task1_1_tests", grade=True)),
+        new_code_cell("def g(): return 2", metadata=_nbg("task1_2_g", solution=True)),
+    ]
+    cells[2].id, cells[4].id = "cell-f", "cell-g"
+    return new_notebook(cells=cells)
+
+
+def test_grading_code_takes_setup_from_instructor_and_solutions_from_student():
+    student = instructor_nb()
+    student.cells[0].source = "import os; os.system('evil')"  # the student's copy of setup is ignored
+    student.cells[2].source = "def f(): return 'student'"
+    student.cells.insert(0, new_code_cell("stray = 1"))  # an added cell is ignored
+    code = nbmod.grading_code(instructor_nb(), student)
+    assert code.cells == ["import numpy as np", "def f(): return 'student'", "def g(): return 2"]
+
+
+def test_matching_survives_reordering_lost_grade_ids_and_duplicates():
+    student = instructor_nb()
+    student.cells[2].source, student.cells[4].source = "F", "G"
+    student.cells[2], student.cells[4] = student.cells[4], student.cells[2]  # reordered
+    assert nbmod.grading_code(instructor_nb(), student).cells[1:] == ["F", "G"]
+    student.cells[2].metadata["nbgrader"]["grade_id"] = "renamed"  # falls back to cell id
+    assert nbmod.grading_code(instructor_nb(), student).cells[1:] == ["F", "G"]
+    dup = nbformat.from_dict(json.loads(json.dumps(student.cells[4])))
+    dup.source = "F2"
+    student.cells.append(dup)  # duplicated: both copies run, in order
+    assert nbmod.grading_code(instructor_nb(), student).cells[1:] == ["F", "F2", "G"]
+
+
+def test_cell_turned_into_markdown_or_deleted_is_missing():
+    student = instructor_nb()
+    student.cells[4] = new_markdown_cell("def g(): return 2", metadata=_nbg("task1_2_g", solution=True))
+    code = nbmod.grading_code(instructor_nb(), student)
+    assert code.missing == ["task1_2_g"] and "def g(): return 2" not in code.cells
+    del student.cells[2]
+    code = nbmod.grading_code(instructor_nb(), student)
+    assert "def f(): return 1" not in code.cells
+
+
+def test_plain_notebook_without_metadata_runs_all_its_code():
+    plain = new_notebook(cells=[new_code_cell("def f(): return 1"), new_markdown_cell("x"), new_code_cell("def g(): return 2")])
+    assert nbmod.grading_code(instructor_nb(), plain).cells == ["import numpy as np", "def f(): return 1", "def g(): return 2"]
+
+
+# --- messages ---------------------------------------------------------------------------------
+def test_only_builtin_exception_names_reach_the_student():
+    assert describe_outcome("raised", "ZeroDivisionError", ()) == "your code raised ZeroDivisionError"
+    assert describe_outcome("raised", "Secret_1_2_3", ()) == "your code raised an exception"
+    assert "not defined" in describe_outcome("missing", "f", ("f",))
+    assert "leak_me" not in describe_outcome("missing", "leak_me", ("f",))
+
+
+# --- session ----------------------------------------------------------------------------------
+PROBES = '''
+from autograder.sandbox.probing import need, probe
+
+@probe("f")
+def call(ns, x):
+    return need(ns, "f")(x)
+'''
+
+
+def session(cells, **kw):
+    return Session(SessionConfig(cells, PROBES, load_timeout=kw.pop("load_timeout", 5.0), **kw))
+
+
+def test_session_answers_and_survives_crashes_and_hangs():
+    s = session(["import os, time", "def f(x):\n    if x == 1: os._exit(3)\n    if x == 2: time.sleep(100)\n    return x * 2"])
+    try:
+        assert s.call("call", {"x": 5}, 5).value == 10
+        assert s.call("call", {"x": 1}, 5).kind == "crashed"
+        assert s.call("call", {"x": 2}, 1).kind == "timeout"
+        assert s.call("call", {"x": 7}, 5).value == 14  # a fresh worker took over
+        assert s.starts == 3
+    finally:
+        s.close()
+
+
+def test_session_skips_a_cell_that_kills_or_hangs_the_worker():
+    s = session(["import os", "os._exit(1)", "import time\ntime.sleep(100)", "def f(x): return -x"], load_timeout=1.0)
+    try:
+        assert s.call("call", {"x": 3}, 5).value == -3
+        assert s.skip == {1, 2}
+    finally:
+        s.close()
+
+
+def test_session_reports_missing_names_and_unencodable_values():
+    s = session(["def g(): pass"])
+    try:
+        assert s.call("call", {"x": 1}, 5).kind == "missing"
+    finally:
+        s.close()
+    s = session(["def f(x): return object()"])
+    try:
+        assert s.call("call", {"x": 1}, 5).kind == "unencodable"
+    finally:
+        s.close()

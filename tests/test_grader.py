@@ -1,0 +1,200 @@
+"""`python -m autograder grade` end to end on a scratch nbgrader course root."""
+import csv
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import cli, demo
+from autograder.runner import collect_tests
+from autograder.selfcheck import load_mistake
+from conftest import ASSIGNMENT, NOTEBOOKS, ROOT, venv_env
+
+SUITES = ROOT / "autograder" / "suites" / ASSIGNMENT
+
+
+def grade(*args):
+    return cli.main(["grade", *map(str, args)])
+
+
+@pytest.fixture(scope="module")
+def course(release_root, tmp_path_factory):
+    """The release plus three submissions: solved, untouched, and with two mistakes."""
+    root = tmp_path_factory.mktemp("graded")
+    shutil.copytree(release_root, root, dirs_exist_ok=True)
+    release_dir = root / "course" / ASSIGNMENT
+    solved = demo._solutions_by_grade_id()
+    demo.submit(release_dir, root, "solved", solved)
+    demo.submit(release_dir, root, "untouched", {})
+    mistakes = dict(solved)
+    for name in demo.DEMO_MISTAKES:
+        mistakes.update(load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)["CELLS"])
+    demo.submit(release_dir, root, "mistakes", mistakes)
+    out = root / "out"
+    assert grade(root, "--out", out, "--jobs", 2) == 0
+    return root, out
+
+
+def read_csv(path):
+    return list(csv.DictReader(io.StringIO(path.read_text())))
+
+
+def max_points():
+    return {n: sum(p for *_, p in collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS}
+
+
+def test_grades_csv_has_a_row_per_test(course):
+    root, out = course
+    text = (out / "grades.csv").read_text()
+    assert text.splitlines()[0] == "student,notebook,test,score,max_score,status"
+    rows = read_csv(out / "grades.csv")
+    n_tests = sum(len(collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS)
+    assert len(rows) == 3 * n_tests
+    assert {r["status"] for r in rows} <= {"passed", "failed"}
+
+
+def scores(out):
+    totals = {}
+    for r in read_csv(out / "grades.csv"):
+        key = (r["student"], r["notebook"])
+        totals[key] = totals.get(key, 0.0) + float(r["score"])
+    return totals
+
+
+def test_solved_gets_full_marks_untouched_gets_zero(course):
+    _, out = course
+    s, full = scores(out), max_points()
+    for n in NOTEBOOKS:
+        assert s[("solved", n)] == full[n], n
+        assert s[("untouched", n)] == 0, n
+
+
+def test_mistakes_lose_exactly_their_tests(course):
+    _, out = course
+    failed = {(r["notebook"], r["test"]) for r in read_csv(out / "grades.csv") if r["student"] == "mistakes" and r["status"] == "failed"}
+    expected = set()
+    for name in demo.DEMO_MISTAKES:
+        spec = load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)
+        expected |= {(spec["NOTEBOOK"], t) for t in spec["MUST_FAIL"]}
+    assert expected <= failed
+    assert len(failed) < 10, f"the mistakes should cost a few tests, not {sorted(failed)}"
+
+
+def test_results_json_is_gradescope_format(course):
+    _, out = course
+    data = json.loads((out / "solved" / "results.json").read_text())
+    assert set(data) >= {"score", "tests"} and data["score"] == sum(max_points().values())
+    for t in data["tests"]:
+        assert set(t) >= {"name", "score", "max_score", "status", "output", "visibility"}
+        assert t["status"] in ("passed", "failed") and t["visibility"] in ("visible", "hidden", "after_due_date", "after_published")
+        assert isinstance(t["score"], (int, float)) and isinstance(t["max_score"], (int, float))
+
+
+def _hidden_lines():
+    """Lines of hidden test and probe source long enough to be recognisable."""
+    lines = set()
+    for path in list(SUITES.glob("test_*.py")) + list(SUITES.glob("probes/p*.py")):
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if len(line) > 25 and not line.startswith(('"', "'", "#")) and "assert" not in line[:7]:
+                lines.add(line)
+    return lines
+
+
+def test_reports_never_contain_hidden_test_source(course):
+    _, out = course
+    hidden = _hidden_lines()
+    assert len(hidden) > 50
+    for student in ("solved", "untouched", "mistakes"):
+        for name in ("results.json", "feedback.html"):
+            text = (out / student / name).read_text()
+            leaked = [line for line in hidden if line in text]
+            assert not leaked, f"{student}/{name} contains hidden source: {leaked[:3]}"
+            assert "Traceback" not in text and "File \"" not in text
+
+
+def test_feedback_lists_tasks_scores_and_messages(course):
+    _, out = course
+    html = (out / "mistakes" / "feedback.html").read_text()
+    assert "Task 1.1" in html and "✗" in html and "✓" in html
+    assert "recursion limit" in html  # the message for the recursive walk
+    untouched = (out / "untouched" / "feedback.html").read_text()
+    assert "not implemented yet" in untouched
+
+
+def test_grading_is_deterministic_and_regrading_replaces_only_its_rows(course, tmp_path):
+    root, out = course
+    before = (out / "grades.csv").read_text()
+    # regrade one student's one notebook into the same folder: nothing else changes
+    nb = root / "submitted" / "mistakes" / ASSIGNMENT / f"{NOTEBOOKS[0]}.ipynb"
+    assert grade(nb, "--out", out) == 0
+    assert (out / "grades.csv").read_text() == before
+    # grading everything again from scratch gives the identical file
+    again = tmp_path / "again"
+    assert grade(root, "--out", again, "--jobs", 2) == 0
+    assert (again / "grades.csv").read_text() == before
+
+
+def test_regrading_one_student_keeps_the_others(course, tmp_path):
+    root, out = course
+    work = tmp_path / "out"
+    shutil.copytree(out, work)
+    solved_nb = root / "submitted" / "solved" / ASSIGNMENT / f"{NOTEBOOKS[0]}.ipynb"
+    untouched_dir = tmp_path / "untouched" / ASSIGNMENT
+    untouched_dir.mkdir(parents=True)
+    shutil.copy(solved_nb, untouched_dir / solved_nb.name)  # "untouched" now submits a solved 01
+    assert grade(untouched_dir, "--out", work) == 0
+    new, old = scores(work), scores(out)
+    assert new[("untouched", NOTEBOOKS[0])] == max_points()[NOTEBOOKS[0]]
+    assert {k: v for k, v in new.items() if k != ("untouched", NOTEBOOKS[0])} == {k: v for k, v in old.items() if k != ("untouched", NOTEBOOKS[0])}
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["grade", "/nonexistent/path", "--out", "OUT"], "does not exist"),
+        (["grade", "ROOT", "--out", "OUT", "--assignment", "lecture99"], "unknown assignment 'lecture99'"),
+        (["grade", "EMPTY", "--out", "OUT"], "holds no notebook of lecture8"),
+        (["grade", "ROOT", "--out", "OUT", "--jobs", "0"], "--jobs must be at least 1"),
+        (["grade", "ROOT", "--out", "OUT", "--timeout", "-1"], "--timeout must be a positive"),
+        (["grade", "TXT", "--out", "OUT"], "is not a notebook"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_clear_message(args, message, tmp_path, course):
+    root, _ = course
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "notes.txt").write_text("hi")
+    subst = {"ROOT": str(root), "OUT": str(tmp_path / "o"), "EMPTY": str(tmp_path / "empty"), "TXT": str(tmp_path / "notes.txt")}
+    proc = subprocess.run([sys.executable, "-m", "autograder", *[subst.get(a, a) for a in args]], capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 2, proc.stderr
+    assert message in proc.stderr, proc.stderr
+
+
+def test_unreadable_notebook_scores_zero_and_the_batch_goes_on(course, tmp_path):
+    root, _ = course
+    folder = tmp_path / "bob" / ASSIGNMENT
+    folder.mkdir(parents=True)
+    (folder / f"{NOTEBOOKS[0]}.ipynb").write_bytes(b"\xff\xfe not json")
+    shutil.copy(root / "submitted" / "solved" / ASSIGNMENT / f"{NOTEBOOKS[1]}.ipynb", folder)
+    out = tmp_path / "out"
+    assert grade(folder, "--out", out) == 0
+    s = scores(out)
+    assert s[("bob", NOTEBOOKS[0])] == 0
+    assert s[("bob", NOTEBOOKS[1])] == max_points()[NOTEBOOKS[1]]
+    assert "not UTF-8" in (out / "bob" / "feedback.html").read_text()
+
+
+def test_gradebook_export_shows_the_grader_scores(course, tmp_path):
+    root, out = course
+    work = tmp_path / "root"
+    shutil.copytree(root, work, ignore=shutil.ignore_patterns("out"))
+    assert grade(work, "--out", tmp_path / "o", "--gradebook") == 0
+    subprocess.run([sys.executable, "-m", "nbgrader", "export"], cwd=work, check=True, capture_output=True, env=venv_env())
+    exported = {r["student_id"]: float(r["score"]) for r in read_csv(work / "grades.csv")}
+    total = sum(max_points().values())
+    assert exported["solved"] == total and exported["untouched"] == 0
+    assert 0 < exported["mistakes"] < total

@@ -1,0 +1,135 @@
+"""The course notebooks: valid, without outputs, executable, released correctly by nbgrader."""
+import json
+import re
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+from autograder.runner import collect_tests
+from autograder.selfcheck import stub, task_of
+from conftest import ASSIGNMENT, NOTEBOOKS, RELEASE, ROOT, SOLUTIONS
+
+EXPECTED = [
+    "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_sgd", "05_tensor_tuple", "06_init_variance",
+]
+
+
+def test_all_six_segments_exist():
+    assert NOTEBOOKS == EXPECTED
+    assert sorted(p.stem for p in RELEASE.glob("*.ipynb")) == EXPECTED
+
+
+def all_notebooks_in_git():
+    return sorted(ROOT.glob("solutions/**/*.ipynb")) + sorted(ROOT.glob("course/**/*.ipynb"))
+
+
+@pytest.mark.parametrize("path", all_notebooks_in_git(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_notebook_valid_and_without_outputs(path):
+    nb = nbformat.read(path, as_version=4)
+    nbformat.validate(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert cell.outputs == [] and cell.execution_count is None, f"{path.name}: a code cell carries outputs"
+
+
+def _cells(name, where=SOLUTIONS):
+    return nbformat.read(where / f"{name}.ipynb", as_version=4).cells
+
+
+def _grade_meta(cell):
+    return cell.metadata.get("nbgrader", {})
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_task_markers_and_points_match_the_suite(name):
+    cells = _cells(name)
+    suite_points = {}
+    for _, _, task, points in collect_tests(ASSIGNMENT, name):
+        suite_points[task] = suite_points.get(task, 0) + points
+    tested = {}
+    for cell in cells:
+        meta = _grade_meta(cell)
+        task = task_of(meta.get("grade_id", ""))
+        if meta.get("solution"):
+            assert task and f"Task {task}" in cell.source, f"{meta['grade_id']}: the stub's docstring must carry 'Task {task}'"
+        if meta.get("grade"):
+            assert task, f"test cell {meta.get('grade_id')} must be named task<N>_<M>_tests"
+            assert cell.source.lstrip().startswith(f"# Task {task}"), f"{meta['grade_id']} must start with '# Task {task}'"
+            assert meta.get("locked") is True
+            assert f'check_task("{ASSIGNMENT}", "{name}", "{task}", globals())' in cell.source
+            tested[task] = meta["points"]
+    assert tested == suite_points, "each test cell's points must equal the sum of its task's hidden test points"
+    headings = "\n".join(c.source for c in cells if c.cell_type == "markdown")
+    for task in tested:
+        assert re.search(rf"^#+ .*Task {re.escape(task)}\b", headings, re.MULTILINE), f"no markdown heading for Task {task}"
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_setup_cell_checks_the_environment(name):
+    first_code = next(c for c in _cells(name) if c.cell_type == "code")
+    assert "setup" in first_code.metadata.get("tags", [])
+    assert "import needle" in first_code.source and "make setup" in first_code.source
+    assert "sys.path" not in "".join(c.source for c in _cells(name))
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_release_has_stubs_and_no_solutions_or_hidden_tests(name):
+    source = {(_grade_meta(c).get("grade_id") or c.get("id")): c for c in _cells(name)}
+    for cell in _cells(name, RELEASE):
+        text = cell.source
+        assert "### BEGIN SOLUTION" not in text and "### END SOLUTION" not in text
+        assert "HIDDEN TESTS" not in text and "check_task" not in text and "autograder" not in text
+        meta = _grade_meta(cell)
+        if meta.get("solution"):
+            original = source[meta["grade_id"]].source
+            assert "### BEGIN SOLUTION" in original
+            assert text == stub(original), f"{meta['grade_id']}: the release must be exactly the stubbed solution cell"
+            assert "raise NotImplementedError()" in text
+
+
+def test_release_is_in_sync_with_nbgrader(release_root):
+    """course/ is exactly what `nbgrader generate_assignment` makes from solutions/ now."""
+    for name in NOTEBOOKS:
+        fresh = json.loads((release_root / "course" / ASSIGNMENT / f"{name}.ipynb").read_text())
+        committed = json.loads((RELEASE / f"{name}.ipynb").read_text())
+        assert fresh == committed, f"course/{ASSIGNMENT}/{name}.ipynb is stale: run `make release` and commit"
+
+
+def _execute(nb, cwd):
+    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
+    client.execute()
+    return nb
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_solution_notebook_runs_clean_with_hidden_tests(name, tmp_path):
+    nb = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
+    _execute(nb, tmp_path)
+    text = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            assert out.output_type != "error", f"{name}: {out.ename}: {out.evalue}"
+            if out.output_type == "stream":
+                assert out.name == "stdout" or "Warning" not in out.text, f"{name}: warning output: {out.text[:300]}"
+                text.append(out.text)
+    printed = "".join(text)
+    for task in {task_of(_grade_meta(c).get("grade_id", "")) for c in nb.cells if _grade_meta(c).get("grade")}:
+        assert f"Task {task}: visible tests passed" in printed
+        assert re.search(rf"Task {re.escape(task)}: hidden tests (\d+)/\1 passed", printed), f"hidden tests of Task {task} did not all pass"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_released_notebook_runs_until_its_first_stub(name, tmp_path):
+    nb = nbformat.read(RELEASE / f"{name}.ipynb", as_version=4)
+    first_stub = next(i for i, c in enumerate(nb.cells) if _grade_meta(c).get("solution"))
+    with pytest.raises(CellExecutionError) as err:
+        _execute(nb, tmp_path)
+    assert "NotImplementedError" in str(err.value), f"{name}: the first error is not the stub's: {str(err.value)[-500:]}"
+    failing = next(i for i, c in enumerate(nb.cells) if any(o.output_type == "error" for o in c.get("outputs", [])))
+    assert failing > first_stub, f"{name}: cell {failing} fails before the first stub"
+    for cell in nb.cells[:failing]:
+        assert not any(o.output_type == "error" for o in cell.get("outputs", []))
