@@ -6,7 +6,9 @@ fresh child process per notebook; the student's code only ever runs in the worke
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,8 +45,19 @@ def probes_path(assignment: str, notebook: str) -> Path:
     return SUITES / assignment / "probes" / f"p{notebook}.py"
 
 
+def _keep_hypothesis_out_of_the_notebook_folder() -> None:
+    """Hypothesis writes a .hypothesis/ cache into the current directory (a student's
+    notebook folder, or nbgrader's source folder, which it would then release): not there."""
+    try:
+        from hypothesis.configuration import set_hypothesis_home_dir
+    except ImportError:
+        return
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "needle-course-hypothesis")
+
+
 def run_suite(suite: Path, plugin: GradingPlugin) -> int:
     """Run a suite file with ``plugin``; quiet, no caches, plain asserts (messages only)."""
+    _keep_hypothesis_out_of_the_notebook_folder()
     args = [
         str(suite), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:randomly",
         "--assert=plain", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
@@ -54,10 +67,13 @@ def run_suite(suite: Path, plugin: GradingPlugin) -> int:
         return pytest.main(args, plugins=[plugin])
 
 
+@functools.lru_cache(maxsize=None)
 def collect_tests(assignment: str, notebook: str) -> list[tuple[str, str, str, float]]:
     """(test, name, task, points) of every test in a suite, without running any."""
     plugin = GradingPlugin(observer=None)
-    args = [str(suite_path(assignment, notebook)), "--collect-only", "-p", "no:cacheprovider", "-p", "no:terminal", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES)]
+    # --assert=plain here too: a module imported once with pytest's assertion rewriting keeps
+    # it, and rewritten asserts would show students the expected values in their messages.
+    args = [str(suite_path(assignment, notebook)), "--collect-only", "--assert=plain", "-p", "no:cacheprovider", "-p", "no:terminal", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES)]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         pytest.main(args, plugins=[plugin])
     return plugin.collected
