@@ -63,6 +63,7 @@ def grade(args) -> int:
     results = report.write_reports(args.out)
     graded = {(j.student, j.notebook) for j in jobs}
     print(report.summary_table([r for r in results if (r.student, r.notebook) in graded]))
+    print(report.isolation_summary([r for r in results if (r.student, r.notebook) in graded]))
     if args.gradebook:
         from .gradebook import write_gradebook
 

@@ -21,7 +21,10 @@ from .selfcheck import load_mistake
 
 ROOT = Path(__file__).resolve().parents[1]
 ASSIGNMENT = "lecture8"
-DEMO_MISTAKES = ["recursive_graph_walk.py", "depth_first_input_only.py"]
+DEMO_MISTAKES = [  # one realistic mistake per notebook
+    "recursive_graph_walk.py", "sgd_update_rebinds_local.py", "softmax_naive_no_max.py",
+    "module_params_lecture_dicts_only.py", "tuple_gradient_drops_slot.py", "kaiming_normal_no_relu_gain.py",
+]
 
 
 def release(course_root: Path) -> Path:

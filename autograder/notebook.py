@@ -12,8 +12,6 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-import nbformat
-
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 SETUP_TAG = "setup"
 
@@ -22,7 +20,9 @@ class UnreadableNotebook(ValueError):
     """The submission cannot be read as a notebook; the message says why (no content)."""
 
 
-def read_notebook(path: Path) -> nbformat.NotebookNode:
+def read_notebook(path: Path) -> dict:
+    """The notebook as plain JSON data (cells are dicts). Plain ``json``, not nbformat: the
+    grader needs only cells, sources and metadata, and nbformat's import costs a second."""
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -39,10 +39,13 @@ def read_notebook(path: Path) -> nbformat.NotebookNode:
         raise UnreadableNotebook("the file is not valid notebook JSON") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
         raise UnreadableNotebook("the file is JSON but not a notebook (no list of cells)")
-    try:
-        return nbformat.reads(text, as_version=4)
-    except Exception:
-        raise UnreadableNotebook("the file is not a valid notebook") from None
+    if raw.get("nbformat") != 4:
+        raise UnreadableNotebook(f"the notebook format is {raw.get('nbformat')!r}; expected 4 (save it with Jupyter 4 or later)")
+    raw["cells"] = [c for c in raw["cells"] if isinstance(c, dict)]
+    for cell in raw["cells"]:
+        if not isinstance(cell.get("metadata"), dict):
+            cell["metadata"] = {}
+    return raw
 
 
 def _nbgrader(cell) -> dict:
@@ -59,7 +62,7 @@ def is_setup(cell) -> bool:
     return cell.get("cell_type") == "code" and isinstance(tags, list) and SETUP_TAG in tags
 
 
-def _source(cell) -> str:
+def source_of(cell) -> str:
     source = cell.get("source", "")
     if isinstance(source, list):
         source = "".join(s for s in source if isinstance(s, str))
@@ -72,28 +75,28 @@ class GradingCode:
     missing: list[str]  # grade_ids of solution cells not found in the submission
 
 
-def grading_code(instructor: nbformat.NotebookNode, student: nbformat.NotebookNode) -> GradingCode:
-    student_solutions = [c for c in student.cells if is_solution(c)]
+def grading_code(instructor: dict, student: dict) -> GradingCode:
+    student_solutions = [c for c in student["cells"] if is_solution(c)]
     if not student_solutions:
         # A plain notebook without nbgrader metadata: the setup, then all of the student's code.
-        setup = [_source(c) for c in instructor.cells if is_setup(c)]
-        return GradingCode(setup + [_source(c) for c in student.cells if c.get("cell_type") == "code"], [])
+        setup = [source_of(c) for c in instructor["cells"] if is_setup(c)]
+        return GradingCode(setup + [source_of(c) for c in student["cells"] if c.get("cell_type") == "code"], [])
     by_grade_id: dict = {}
     by_cell_id: dict = {}
     for cell in student_solutions:  # a duplicated cell: all copies run, in order, as in a kernel
         by_grade_id.setdefault(_nbgrader(cell).get("grade_id"), []).append(cell)
         by_cell_id.setdefault(cell.get("id"), []).append(cell)
     cells, missing, position = [], [], 0
-    for cell in instructor.cells:
+    for cell in instructor["cells"]:
         if is_setup(cell):
-            cells.append(_source(cell))
+            cells.append(source_of(cell))
         elif is_solution(cell) and cell.get("cell_type") == "code":
             grade_id = _nbgrader(cell).get("grade_id")
             matches = by_grade_id.get(grade_id) or by_cell_id.get(cell.get("id"))
             if not matches and position < len(student_solutions):
                 matches = [student_solutions[position]]
             position += 1
-            code = [_source(m) for m in matches or [] if m.get("cell_type") == "code"]
+            code = [source_of(m) for m in matches or [] if m.get("cell_type") == "code"]
             if not code:  # deleted, or turned into markdown: nothing of it runs
                 missing.append(str(grade_id))
             cells.extend(code)

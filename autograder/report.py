@@ -44,7 +44,8 @@ def state_path(out: Path, student: str, notebook: str) -> Path:
 
 
 def save_result(out: Path, result: NotebookResult) -> None:
-    data = {"student": result.student, "notebook": result.notebook, "error": result.error, "tests": [t.as_dict() for t in result.tests]}
+    data = {"student": result.student, "notebook": result.notebook, "error": result.error,
+            "isolation": result.isolation, "tests": [t.as_dict() for t in result.tests]}
     write_atomic(state_path(out, result.student, result.notebook), json.dumps(data, indent=1, sort_keys=True))
 
 
@@ -52,7 +53,7 @@ def load_results(out: Path) -> list[NotebookResult]:
     results = []
     for path in sorted((out / ".state").glob("*/*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
-        results.append(NotebookResult(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]], data["error"]))
+        results.append(NotebookResult(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]], data["error"], data.get("isolation", {})))
     return sorted(results, key=lambda r: (r.student, r.notebook))
 
 
@@ -172,3 +173,15 @@ def summary_table(results: list[NotebookResult]) -> str:
         lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>7}" for c in row) + f"  {_num(total):>4}/{_num(maximum)}")
     legend = "  ".join(f"{a}={b}" for a, b in zip(short, notebooks))
     return "\n".join(lines) + f"\n({legend}; ! = could not be fully graded, see feedback)"
+
+
+def isolation_summary(results: list[NotebookResult]) -> str:
+    """One line on what the sandbox enforced, with a warning if any layer was missing."""
+    reports = [r.isolation for r in results if r.isolation]
+    if not reports:
+        return "isolation: no worker was started"
+    weakest = min(reports, key=lambda e: (e.get("landlock", 0), e.get("seccomp", False)))
+    parts = [f"Landlock ABI {weakest['landlock']}" if weakest.get("landlock") else "NO Landlock (files readable)",
+             "seccomp" if weakest.get("seccomp") else "NO seccomp (processes, network allowed)",
+             "resource limits", "own process group, scratch directory, clean environment"]
+    return "isolation: " + ", ".join(parts)

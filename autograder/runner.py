@@ -27,6 +27,7 @@ class NotebookResult:
     notebook: str  # file stem, e.g. 01_graph_accumulation
     tests: list[TestResult] = field(default_factory=list)
     error: str = ""  # why the notebook could not be graded at all (then score 0)
+    isolation: dict = field(default_factory=dict)  # what the sandbox reported enforced
 
     @property
     def score(self) -> float:
@@ -60,6 +61,8 @@ def run_suite(suite: Path, plugin: GradingPlugin) -> int:
     _keep_hypothesis_out_of_the_notebook_folder()
     args = [
         str(suite), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:randomly",
+        # these plugins force full garbage collections after the session: 0.1 s per notebook
+        "-p", "no:unraisableexception", "-p", "no:threadexception",
         "--assert=plain", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
         "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ]
@@ -103,6 +106,7 @@ def grade_notebook(student: str, submission: Path, instructor: Path, assignment:
     except WorkerBroken as exc:
         result.error = str(exc)
     finally:
+        result.isolation = dict(session.enforced)
         session.close()
     if plugin.collection_errors:
         raise RuntimeError(f"the hidden suite for {name} failed to import: {plugin.collection_errors}")

@@ -45,10 +45,10 @@ def grading_cells(assignment: str, name: str) -> list[Cell]:
     """The setup and solution cells of a solution notebook, in order."""
     nb = nbmod.read_notebook(ROOT / "solutions" / assignment / f"{name}.ipynb")
     cells = []
-    for cell in nb.cells:
-        meta = cell.metadata.get("nbgrader", {})
+    for cell in nb["cells"]:
+        meta = cell["metadata"].get("nbgrader", {})
         if nbmod.is_setup(cell) or nbmod.is_solution(cell):
-            cells.append(Cell(meta.get("grade_id", ""), cell.source, nbmod.is_solution(cell)))
+            cells.append(Cell(meta.get("grade_id", ""), nbmod.source_of(cell), nbmod.is_solution(cell)))
     return cells
 
 

@@ -22,6 +22,16 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, Phase, Verbosity
+
+# Hypothesis in a hidden suite: deterministic (grading twice gives the same result), quiet
+# (a falsifying example is a hidden input), no shrinking (a failing student pays no extra
+# probe calls for an example nobody sees). Use as @settings(max_examples=n, **HYPOTHESIS).
+HYPOTHESIS = dict(
+    derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+)
 
 
 def graded(task: str, points: float):

@@ -1,15 +1,12 @@
 """Hidden tests for 02_detach (Tasks 2.1 and 2.2)."""
 import numpy as np
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.suite import assert_close, expect_array, graded
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
 from autograder.suites.lecture8.probes import p02_detach as P
 
-SETTINGS = dict(
-    derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+
 KINDS = ("leaf", "nonleaf", "const")
 REBIND_HINT = " (if w is unchanged: `w = ...` inside the function only rebinds a local name; assign to w.data)"
 
@@ -77,7 +74,7 @@ def test_detach_leaves_original_untouched(observe):
 
 
 @graded("2.1", points=1)
-@settings(max_examples=20, **SETTINGS)
+@settings(max_examples=20, **HYPOTHESIS)
 @given(
     kind=st.sampled_from(KINDS),
     shape=st.lists(st.integers(1, 4), min_size=1, max_size=3),

@@ -7,16 +7,13 @@ introspection (which would show hidden values), whichever way the suite was impo
 import math
 
 import numpy as np
-from hypothesis import HealthCheck, Verbosity, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from autograder.suite import assert_close, expect_array, graded
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
 from autograder.suites.lecture8.probes import p03_stable_softmax as P
 
-SETTINGS = settings(
-    derandomize=True, database=None, deadline=None, max_examples=30, verbosity=Verbosity.quiet,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+SETTINGS = settings(max_examples=30, **HYPOTHESIS)
 NEG_INF = -np.inf
 
 

@@ -1,16 +1,13 @@
 """Hidden tests for 04_module_sgd (Tasks 4.1 to 4.5)."""
 import numpy as np
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import needle as ndl
-from autograder.suite import assert_close, expect_array, graded
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
 from autograder.suites.lecture8.probes import p04_module_sgd as P
 
-SETTINGS = dict(
-    derandomize=True, database=None, deadline=None, verbosity=Verbosity.quiet,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+
 
 
 # --- tree builders (plain data, see the probes module) -------------------------------------
@@ -242,7 +239,7 @@ def finalize(raw_attrs):
 
 
 @graded("4.1", points=1)
-@settings(max_examples=30, **SETTINGS)
+@settings(max_examples=30, **HYPOTHESIS)
 @given(raw=st.lists(RAW_TREE, max_size=5))
 def test_parameters_random_trees(observe, raw):
     """parameters() matches the reference on generated module trees"""

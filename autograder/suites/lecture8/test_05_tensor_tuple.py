@@ -1,16 +1,13 @@
 """Hidden tests for 05_tensor_tuple (Tasks 5.1 and 5.2)."""
 import numpy as np
-from hypothesis import HealthCheck, Verbosity, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autograder.suite import assert_close, expect_array, graded
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
 from autograder.suites.lecture8.probes import p05_tensor_tuple as P
 
-SETTINGS = settings(
-    derandomize=True, database=None, deadline=None, max_examples=25, verbosity=Verbosity.quiet,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+SETTINGS = settings(max_examples=25, **HYPOTHESIS)
 
 GRAD_KIND_ADVICE = {
     "tensortuple": "the gradient is a TensorTuple: return the adjoint of the single input a, one Tensor (out_grad[0] + out_grad[1]), not the tuple of adjoints",

@@ -55,9 +55,18 @@ BUILDERS = {
 }
 
 
+_BIG: dict = {}  # the 100,000-step graph is built once per worker (it takes most of the time)
+
+
 def build(graph: str, **kwargs):
     if graph == "leaf":
         return ndl.Tensor([1.0])
+    if kwargs.get("n", 0) >= 10_000:
+        key = (graph, tuple(sorted(kwargs.items())))
+        if key not in _BIG:
+            _BIG.clear()
+            _BIG[key] = BUILDERS[graph](**kwargs)
+        return _BIG[key]
     return BUILDERS[graph](**kwargs)
 
 

@@ -1,0 +1,68 @@
+"""Seconds per notebook: `python -m autograder grade` (sandboxed, isolation on) against
+`nbgrader autograde`, on the same reference submissions, measured in one run.
+
+    .venv/bin/python bench/bench_grader.py [--students 2]
+
+Both tools grade every notebook of lecture8 for each student (solved and with mistakes,
+alternating). nbgrader executes each notebook in a kernel (demos, plots, visible and hidden
+tests); the grader runs only the graded code in its sandbox.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from autograder import demo  # noqa: E402
+from autograder.batch import default_jobs  # noqa: E402
+from autograder.selfcheck import load_mistake  # noqa: E402
+
+
+def timed(cmd, cwd):
+    env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(map(str, cmd))} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-2000:]}")
+    return elapsed, proc.stdout
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=2)
+    args = parser.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="bench-grader-"))
+    try:
+        root = work / "course-root"
+        release_dir = demo.release(root)
+        solved = demo._solutions_by_grade_id()
+        mistakes = dict(solved)
+        for name in demo.DEMO_MISTAKES:
+            mistakes.update(load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)["CELLS"])
+        for i in range(args.students):
+            demo.submit(release_dir, root, f"student{i}", solved if i % 2 == 0 else mistakes)
+        n_notebooks = args.students * len(list(release_dir.glob("*.ipynb")))
+
+        t_nbgrader, _ = timed([sys.executable, "-m", "nbgrader", "autograde", demo.ASSIGNMENT, "--force", "--log-level=WARN"], root)
+        t_one, out = timed([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work / "g1"), "--jobs", "1"], ROOT)
+        jobs = default_jobs()
+        t_all, _ = timed([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work / "g2"), "--jobs", str(jobs)], ROOT)
+        isolation = next((line for line in out.splitlines() if line.startswith("isolation:")), "isolation: ?")
+
+        print(f"{n_notebooks} notebooks ({args.students} students x {n_notebooks // args.students}), {isolation}")
+        print(f"  nbgrader autograde            {t_nbgrader / n_notebooks:6.2f} s/notebook")
+        print(f"  autograder grade --jobs 1     {t_one / n_notebooks:6.2f} s/notebook   {t_nbgrader / t_one:5.1f}x faster")
+        print(f"  autograder grade --jobs {jobs:<2}    {t_all / n_notebooks:6.2f} s/notebook   {t_nbgrader / t_all:5.1f}x faster  (target >= 10x)")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
