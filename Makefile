@@ -39,9 +39,14 @@ release: $(STAMP)
 selfcheck: $(STAMP)
 	$(PY) -m autograder selfcheck lecture8
 
+# The Gradescope autograder zip (dist/gradescope-autograder.zip).
+gradescope: $(STAMP)
+	$(PY) -m autograder gradescope-zip
+
 bench: $(STAMP)
 	$(PY) bench/bench_mlp.py
 	$(PY) bench/bench_small_ops.py
+	$(PY) bench/bench_grader.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .runner import NotebookResult, collect_tests, grade_notebook, zero_results
-from .session import Zygote
+from .session import Zygote, die_with_parent
 
 
 class UsageProblem(Exception):
@@ -65,6 +65,7 @@ def _folder_jobs(folder: Path, student: str, known: list[str], all_notebooks: bo
 
 # --- running ------------------------------------------------------------------------------------
 def _child(conn, job: Job, instructor: Path, assignment: str, timeout: float, zygote: str) -> None:
+    die_with_parent()
     try:
         result = grade_notebook(job.student, job.path, instructor, assignment, timeout, zygote=zygote)
         conn.send(("ok", result))

@@ -27,6 +27,12 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--notebook", default=None)
     d = sub.add_parser("demo", help="release, make three example submissions, grade them")
     d.add_argument("--out", type=Path, default=ROOT / "demo-out")
+    s = sub.add_parser("gradescope", help="grade a Gradescope submission (inside Gradescope's container)")
+    s.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
+    s.add_argument("--results", type=Path, default=Path("/autograder/results"))
+    s.add_argument("--assignment", default="lecture8")
+    z = sub.add_parser("gradescope-zip", help="build the Gradescope autograder zip")
+    z.add_argument("--out", type=Path, default=ROOT / "dist" / "gradescope-autograder.zip")
     return p
 
 
@@ -85,4 +91,15 @@ def main(argv=None) -> int:
         from .demo import main as demo
 
         return demo(args.out)
+    if args.command == "gradescope":
+        from . import gradescope
+
+        if not args.submission.is_dir():
+            return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
+        return gradescope.run(args.submission, args.results, args.assignment)
+    if args.command == "gradescope-zip":
+        from . import gradescope
+
+        print(f"wrote {gradescope.build(args.out)}")
+        return 0
     return 2

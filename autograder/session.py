@@ -49,6 +49,16 @@ def clean_environment(scratch: str) -> dict:
     }
 
 
+def die_with_parent() -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class SpawnLauncher:
     """Start each worker as a new Python process (pays the interpreter's start-up)."""
 
@@ -119,6 +129,7 @@ class Zygote:
             [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             env=clean_environment(self.dir), start_new_session=True,
+            preexec_fn=die_with_parent,  # and its workers die with it: nothing outlives a killed grader
         )
         if self.proc.stdout.readline().strip() != b"ready":
             self.close()

@@ -15,6 +15,7 @@ from autograder.selfcheck import load_mistake, task_of
 from conftest import ASSIGNMENT, NOTEBOOKS, ROOT, venv_env
 
 SUITES = ROOT / "autograder" / "suites" / ASSIGNMENT
+TASK_OF_TEST = {(n, t): task for n in NOTEBOOKS for t, _, task, _ in collect_tests(ASSIGNMENT, n)}
 
 
 def grade(*args):
@@ -82,8 +83,7 @@ def test_mistakes_lose_exactly_their_tests(course):
         expected |= {(spec["NOTEBOOK"], t) for t in spec["MUST_FAIL"]}
         touched |= {(spec["NOTEBOOK"], task_of(gid)) for gid in spec["CELLS"]}
     assert expected <= failed
-    task = {(n, t): task for n in NOTEBOOKS for t, _, task, _ in collect_tests(ASSIGNMENT, n)}
-    stray = [f for f in failed if (f[0], task[f]) not in touched]
+    stray = [f for f in failed if (f[0], TASK_OF_TEST[f]) not in touched]
     assert not stray, f"a mistake in one task cost tests of another: {stray}"
 
 
@@ -201,3 +201,79 @@ def test_gradebook_export_shows_the_grader_scores(course, tmp_path):
     total = sum(max_points().values())
     assert exported["solved"] == total and exported["untouched"] == 0
     assert 0 < exported["mistakes"] < total
+
+
+def test_gradescope_zip_grades_a_submission_into_results_json(course, tmp_path):
+    """Build the zip, unpack it as Gradescope does, run its run_autograder on an upload."""
+    import zipfile
+
+    from autograder import gradescope
+
+    root, _ = course
+    zpath = gradescope.build(tmp_path / "ag.zip")
+    names = zipfile.ZipFile(zpath).namelist()
+    assert "setup.sh" in names and "run_autograder" in names and "autograder/cli.py" in names
+    assert not any("tests/" in n or n.startswith("course/") for n in names)
+    base = tmp_path / "autograder"
+    zipfile.ZipFile(zpath).extractall(base / "source")
+    upload = base / "submission"
+    upload.mkdir()
+    for name in NOTEBOOKS[:2]:  # a partial upload: the other notebooks score 0
+        shutil.copy(root / "submitted" / "solved" / ASSIGNMENT / f"{name}.ipynb", upload)
+    env = dict(venv_env(), AUTOGRADER_ROOT=str(base), AUTOGRADER_PYTHON=sys.executable, PYTHONPATH=str(base / "source"))
+    subprocess.run(["bash", str(base / "source" / "run_autograder")], env=env, check=True, capture_output=True)
+    data = json.loads((base / "results" / "results.json").read_text())
+    full = max_points()
+    assert data["score"] == full[NOTEBOOKS[0]] + full[NOTEBOOKS[1]]
+    assert len(data["tests"]) == sum(len(collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS)
+    for t in data["tests"]:
+        assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(t)
+        assert t["status"] in ("passed", "failed") and 0 <= t["score"] <= t["max_score"]
+
+
+@pytest.mark.slow
+def test_nbgrader_autograde_gives_the_same_per_cell_scores(course, tmp_path):
+    """The nbgrader route (hidden blocks call the same suites in the student's kernel) grades
+    honest submissions with the grader's per-task scores."""
+    from nbgrader.api import Gradebook
+
+    root, out = course
+    work = tmp_path / "root"
+    shutil.copytree(root, work, ignore=shutil.ignore_patterns("out", "mistakes"))
+    subprocess.run([sys.executable, "-m", "nbgrader", "autograde", ASSIGNMENT, "--force", "--log-level=WARN"],
+                   cwd=work, check=True, capture_output=True, env=venv_env())
+    ours = {}
+    for r in read_csv(out / "grades.csv"):
+        key = (r["student"], r["notebook"], TASK_OF_TEST[(r["notebook"], r["test"])])
+        ours[key] = ours.get(key, 0.0) + float(r["score"])
+    with Gradebook(f"sqlite:///{work / 'gradebook.db'}") as gb:
+        for student in ("solved", "untouched"):
+            for name in NOTEBOOKS:
+                nb = gb.find_submission_notebook(name, ASSIGNMENT, student)
+                for grade in nb.grades:
+                    t = task_of(grade.cell.name)
+                    assert grade.auto_score == ours[(student, name, t)], (student, name, t)
+
+
+def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path):
+    """SIGKILL the grader mid-batch: every file present is complete; a rerun finishes the job."""
+    import signal
+    import time
+
+    root, out = course
+    work = tmp_path / "out"
+    proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work), "--jobs", "1"],
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=venv_env())
+    first = proc.stderr.readline()  # the first "[1/18] ..." progress line: one notebook done
+    assert first.startswith("[1/"), first
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    time.sleep(0.5)
+    assert not (work / "grades.csv").exists(), "reports are written only when the batch finishes"
+    states = list((work / ".state").glob("*/*.json"))
+    assert states and all(json.loads(p.read_text())["tests"] for p in states)
+    assert not list(work.rglob("*.tmp"))
+    left = subprocess.run(["pgrep", "-f", "autograder.sandbox.zygote"], capture_output=True, text=True).stdout.split()
+    assert not left, "the zygote outlived the killed grader"
+    assert grade(root, "--out", work, "--jobs", 2) == 0
+    assert (work / "grades.csv").read_text() == (out / "grades.csv").read_text()
