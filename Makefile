@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo lab release selfcheck bench gradescope clean
+.PHONY: setup test demo lab solved release selfcheck bench gradescope clean
 
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -30,6 +30,10 @@ demo: $(STAMP)
 # Students: JupyterLab on the released notebooks.
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course
+
+# Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/.
+solved: $(STAMP)
+	$(VENV)/bin/jupyter nbconvert --to html --execute --output-dir solved-out solutions/lecture8/*.ipynb
 
 # Instructors: regenerate course/ (the student release) from solutions/ with nbgrader.
 release: $(STAMP)
