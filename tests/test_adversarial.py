@@ -258,3 +258,36 @@ def test_unreadable_submissions_say_why(batch):
 
 def test_kernel_confinement_is_reported_enforced():
     assert landlock_abi() >= 1 or os.uname().sysname != "Linux", "expected Landlock on this CI machine (Linux >= 5.13)"
+
+
+def test_endless_sgd_step_loses_only_the_tests_that_call_it(release_root, tmp_path):
+    """04_module_sgd with an SGD.step that never returns: the five Task 4.4 tests that step
+    (10 points) time out; Task 4.4's reset_grad test and every other task still score."""
+    name = "04_module_sgd"
+    sols = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(SOLUTIONS / f"{name}.ipynb", 4).cells
+            if c.metadata.get("nbgrader", {}).get("solution")}
+    sols["task4_4_sgd"] = (
+        "class SGD(Optimizer):\n"
+        "    def __init__(self, params, lr, momentum=0.0):\n"
+        "        super().__init__(params)\n"
+        "        self.lr, self.momentum = lr, momentum\n\n"
+        "    def step(self):\n"
+        "        while True:\n"
+        "            pass\n"
+    )
+    nb = nbformat.read(release_root / "course" / ASSIGNMENT / f"{name}.ipynb", 4)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = sols[gid]
+    folder = tmp_path / "looper" / ASSIGNMENT
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / f"{name}.ipynb")
+    out = tmp_path / "out"
+    assert cli.main(["grade", str(folder), "--out", str(out), "--timeout", "3"]) == 0
+    rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
+    lost = {r["test"] for r in rows if r["status"] == "failed"}
+    assert lost == {"test_sgd_plain_trajectory", "test_sgd_momentum_trajectory", "test_sgd_skips_none_grads",
+                    "test_sgd_keeps_identity_no_graph", "test_sgd_same_gradient_kept"}
+    assert sum(float(r["score"]) for r in rows) == 30
+    assert "time limit" in (out / "looper" / "feedback.html").read_text()
