@@ -49,9 +49,16 @@ class SessionObserver:
 
     def __init__(self, session):
         self.session = session
+        self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
 
     def __call__(self, probe, deadline: float, **params):
-        outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()))
+        from .session import WorkerBroken
+
+        try:
+            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()))
+        except WorkerBroken as exc:
+            self.broken = str(exc)
+            raise StudentCodeError("the grader could not start your code (an internal error, not yours: tell your instructor)") from None
         if outcome.kind == "ok":
             return outcome.value
         raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())))

@@ -16,7 +16,7 @@ import pytest
 
 from . import notebook as nbmod
 from .plugin import GradingPlugin, SessionObserver, TestResult
-from .session import Session, SessionConfig, SpawnLauncher, WorkerBroken, ZygoteLauncher
+from .session import Session, SessionConfig, SpawnLauncher, ZygoteLauncher
 
 SUITES = Path(__file__).resolve().parent / "suites"
 
@@ -100,11 +100,12 @@ def grade_notebook(student: str, submission: Path, instructor: Path, assignment:
     launcher = ZygoteLauncher(zygote) if zygote else SpawnLauncher()
     config = SessionConfig(code.cells, probes_path(assignment, name).read_text(), load_timeout=max(2 * timeout, 5.0), policy=policy or {})
     session = Session(config, launcher)
-    plugin = GradingPlugin(SessionObserver(session), timeout=timeout)
+    observer = SessionObserver(session)
+    plugin = GradingPlugin(observer, timeout=timeout)
     try:
         run_suite(suite_path(assignment, name), plugin)
-    except WorkerBroken as exc:
-        result.error = str(exc)
+        if observer.broken:
+            result.error = f"internal grading error: {observer.broken}"
     finally:
         result.isolation = dict(session.enforced)
         session.close()

@@ -98,8 +98,11 @@ class ZygoteLauncher:
         import socket
 
         anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
-        self.sock.sendmsg([json.dumps(message).encode()], anc)
-        reply = json.loads(self.sock.recv(1 << 16).decode())
+        try:
+            self.sock.sendmsg([json.dumps(message).encode()], anc)
+            reply = json.loads(self.sock.recv(1 << 16).decode())
+        except (OSError, ValueError):
+            raise WorkerBroken("the sandbox zygote is not answering") from None
         if "error" in reply:
             raise WorkerBroken(f"the sandbox could not start a worker ({reply['error']})")
         return reply

@@ -110,7 +110,7 @@ def test_matching_survives_reordering_lost_grade_ids_and_duplicates():
     student.cells[2].metadata["nbgrader"]["grade_id"] = "renamed"  # falls back to cell id
     assert grading_code(instructor_nb(), student).cells[1:] == ["F", "G"]
     dup = nbformat.from_dict(json.loads(json.dumps(student.cells[4])))
-    dup.source = "F2"
+    dup.source, dup.id = "F2", "cell-f-copy"
     student.cells.append(dup)  # duplicated: both copies run, in order
     assert grading_code(instructor_nb(), student).cells[1:] == ["F", "F2", "G"]
 

@@ -87,7 +87,9 @@ WRITE = FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR | FS_MAKE_R
 
 
 def landlock_abi() -> int:
-    if not X86_64:
+    """The kernel's Landlock ABI version (0: none). Its syscall numbers are the same on every
+    Linux architecture."""
+    if sys.platform != "linux":
         return 0
     abi = _libc.syscall(LANDLOCK_CREATE, None, 0, 1)  # LANDLOCK_CREATE_RULESET_VERSION
     return max(int(abi), 0)
