@@ -235,3 +235,12 @@ def test_shape_op_errors():
         ops.transpose(ndl.Tensor(np.ones((2, 3, 4))), (2, 0, 1))
     with pytest.raises(ValueError, match="at least 2 dimensions"):
         ops.transpose(ndl.Tensor(np.ones(3)))
+
+
+def test_broadcast_to_is_a_read_only_view_and_handles_any_layout():
+    base = randn(3, 4)
+    for a in (base[:, :1], base.T[:1], base[::2, ::2][:1]):  # non-contiguous inputs fall back to numpy
+        out = ops.broadcast_to(ndl.Tensor(a, dtype="float64"), (5,) + a.shape[:-1] + (3,) if a.shape[-1] == 1 else (2,) + a.shape).numpy()
+        np.testing.assert_array_equal(out, np.broadcast_to(a, out.shape))
+    view = ops.broadcast_to(ndl.Tensor(np.ones((1, 3))), (4, 3)).numpy()
+    assert not view.flags.writeable, "a broadcast result shares memory with its input: it must be read-only"

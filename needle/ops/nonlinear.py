@@ -39,8 +39,8 @@ class ReLU(TensorOp):
         return np.maximum(a, 0)
 
     def gradient(self, out_grad, node):
-        a = node.inputs[0].realize_cached_data()
-        return out_grad * Tensor.make_const((a > 0).astype(a.dtype))
+        # The output is a where a > 0 and 0 elsewhere, so its sign is the mask, in a's dtype.
+        return out_grad * Tensor.make_const(np.sign(node.realize_cached_data()))
 
 
 def relu(a):
