@@ -238,9 +238,12 @@ def test_shape_op_errors():
 
 
 def test_broadcast_to_is_a_read_only_view_and_handles_any_layout():
-    base = randn(3, 4)
-    for a in (base[:, :1], base.T[:1], base[::2, ::2][:1]):  # non-contiguous inputs fall back to numpy
-        out = ops.broadcast_to(ndl.Tensor(a, dtype="float64"), (5,) + a.shape[:-1] + (3,) if a.shape[-1] == 1 else (2,) + a.shape).numpy()
-        np.testing.assert_array_equal(out, np.broadcast_to(a, out.shape))
+    a = randn(3, 2)
+    t = ops.transpose(ndl.Tensor(a, dtype="float64"))  # a non-contiguous (2, 3) view
+    assert not t.numpy().flags.c_contiguous
+    np.testing.assert_array_equal(ops.broadcast_to(t, (4, 2, 3)).numpy(), np.broadcast_to(a.T, (4, 2, 3)))
+    for x, shape in [(randn(1, 4), (3, 4)), (randn(3, 1), (2, 3, 5)), (randn(4), (2, 4))]:
+        out = ops.broadcast_to(ndl.Tensor(x, dtype="float64"), shape).numpy()
+        np.testing.assert_array_equal(out, np.broadcast_to(x, shape))
     view = ops.broadcast_to(ndl.Tensor(np.ones((1, 3))), (4, 3)).numpy()
     assert not view.flags.writeable, "a broadcast result shares memory with its input: it must be read-only"
