@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 from .sandbox import codec, protocol
+from .sandbox.confine import die_with_parent
 
 
 @dataclass
@@ -49,18 +50,11 @@ def clean_environment(scratch: str) -> dict:
     }
 
 
-def die_with_parent() -> None:
-    """Ask the kernel to SIGKILL this process when its parent dies (Linux)."""
-    try:
-        import ctypes
-
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
 class SpawnLauncher:
     """Start each worker as a new Python process (pays the interpreter's start-up)."""
+
+    def __init__(self):
+        self._procs: dict[int, subprocess.Popen] = {}
 
     def start(self, scratch: str) -> tuple[int, int, int]:
         to_worker_r, to_worker_w = os.pipe()
@@ -73,7 +67,6 @@ class SpawnLauncher:
         )
         os.close(to_worker_r)
         os.close(from_worker_w)
-        self._procs = getattr(self, "_procs", {})
         self._procs[proc.pid] = proc
         return proc.pid, to_worker_w, from_worker_r
 

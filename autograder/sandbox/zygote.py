@@ -21,8 +21,6 @@ import signal
 import socket
 import sys
 
-PR_SET_PDEATHSIG = 1
-
 
 def _preimport() -> None:
     import numpy  # noqa: F401
@@ -49,9 +47,9 @@ def _child(in_fd: int, out_fd: int, request: dict, keep_out: list) -> None:
     """In the forked child: become a clean, separate worker process, then serve."""
     try:
         os.setsid()
-        from .confine import _libc
+        from .confine import die_with_parent
 
-        _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        die_with_parent()
         for sock in keep_out:
             sock.close()
         high_in = fcntl.fcntl(in_fd, fcntl.F_DUPFD, 100)
