@@ -92,14 +92,13 @@ def _run(jobs, source, assignment, timeout, n_jobs, on_done, zygote_path) -> Non
     ctx = multiprocessing.get_context("fork")
     pending = list(jobs)
     running: dict = {}  # connection -> (process, job, deadline)
-    n_tests = {}
     while pending or running:
         while pending and len(running) < n_jobs:
             job = pending.pop(0)
             if job.path is None:
                 on_done(_failed(job, assignment, "notebook not submitted"))
                 continue
-            tests = n_tests.setdefault(job.notebook, len(collect_tests(assignment, job.notebook)))
+            tests = len(collect_tests(assignment, job.notebook))
             parent, child = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=_child, args=(child, job, source / f"{job.notebook}.ipynb", assignment, timeout, zygote_path), daemon=True)
             proc.start()

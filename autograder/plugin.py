@@ -74,10 +74,6 @@ class GradingPlugin:
         self.collection_errors: list[str] = []
         self._deadline = 0.0
 
-    def pytest_configure(self, config):
-        config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
-        config.addinivalue_line("markers", "points(n): the points a hidden test is worth")
-
     def pytest_collection_modifyitems(self, session, config, items):
         kept = []
         for item in items:

@@ -56,29 +56,31 @@ def _keep_hypothesis_out_of_the_notebook_folder() -> None:
     set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "needle-course-hypothesis")
 
 
-def run_suite(suite: Path, plugin: GradingPlugin) -> int:
-    """Run a suite file with ``plugin``; quiet, no caches, plain asserts (messages only)."""
-    _keep_hypothesis_out_of_the_notebook_folder()
+def _pytest(suite: Path, plugin: GradingPlugin, *extra: str) -> int:
+    """pytest on a suite file: quiet, no caches, the suites' own ini (never the project's),
+    and plain asserts everywhere: a module once imported with pytest's assertion rewriting
+    keeps it, and rewritten asserts would show students expected values in their messages."""
     args = [
-        str(suite), "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:randomly",
+        str(suite), *extra, "--assert=plain", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
+        "-p", "no:cacheprovider", "-p", "no:terminal", "-p", "no:randomly",
         # these plugins force full garbage collections after the session: 0.1 s per notebook
         "-p", "no:unraisableexception", "-p", "no:threadexception",
-        "--assert=plain", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES),
-        "-W", "ignore::pytest.PytestAssertRewriteWarning",
     ]
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return pytest.main(args, plugins=[plugin])
+
+
+def run_suite(suite: Path, plugin: GradingPlugin) -> int:
+    """Run a suite file with ``plugin`` (which provides ``observe`` and collects results)."""
+    _keep_hypothesis_out_of_the_notebook_folder()
+    return _pytest(suite, plugin)
 
 
 @functools.lru_cache(maxsize=None)
 def collect_tests(assignment: str, notebook: str) -> list[tuple[str, str, str, float]]:
     """(test, name, task, points) of every test in a suite, without running any."""
     plugin = GradingPlugin(observer=None)
-    # --assert=plain here too: a module imported once with pytest's assertion rewriting keeps
-    # it, and rewritten asserts would show students the expected values in their messages.
-    args = [str(suite_path(assignment, notebook)), "--collect-only", "--assert=plain", "-p", "no:cacheprovider", "-p", "no:terminal", "-c", str(SUITES / "pytest.ini"), "--rootdir", str(SUITES)]
-    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-        pytest.main(args, plugins=[plugin])
+    _pytest(suite_path(assignment, notebook), plugin, "--collect-only")
     return plugin.collected
 
 
