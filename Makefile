@@ -29,7 +29,7 @@ demo: $(STAMP)
 
 # Students: JupyterLab on the released notebooks.
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 # Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/.
 solved: $(STAMP)
