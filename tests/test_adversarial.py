@@ -200,7 +200,7 @@ def batch(release_root, tmp_path_factory):
     _write_submission(release_nb, submitted / "solved" / ASSIGNMENT, {}, paths)
     suite_before = SUITE.read_bytes()
     sleepers_before = _sleepers()
-    assert cli.main(["grade", str(root), "--out", str(out), "--timeout", "4", "--jobs", "2"]) == 0
+    assert cli.main(["grade", str(root), "--out", str(out), "--timeout", "6", "--jobs", "2"]) == 0
     return root, out, suite_before, sleepers_before
 
 
