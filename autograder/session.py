@@ -145,7 +145,6 @@ class Session:
         self.config = config
         self.launcher = launcher or SpawnLauncher()
         self.skip: set[int] = set()
-        self.cell_errors: list[tuple[int, str]] = []
         self.enforced: dict = {}
         self.pid: int | None = None
         self.scratch = tempfile.mkdtemp(prefix="grade-")
@@ -177,10 +176,6 @@ class Session:
                 elif event.get("event") == "loaded":
                     enforced = event.get("enforced")
                     self.enforced = {str(k): v for k, v in enforced.items()} if isinstance(enforced, dict) else {}
-                    self.cell_errors = [
-                        (int(i), str(name)) for i, name in event.get("errors", [])
-                        if isinstance(i, int) and isinstance(name, str)
-                    ][:1000]
                     return True
                 else:
                     raise codec.DecodeError("unexpected event")

