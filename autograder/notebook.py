@@ -4,12 +4,18 @@ The grader runs, in the instructor's cell order: the instructor's own cells tagg
 (imports, helpers; taken from ``solutions/``, never from the submission) and the student's
 version of every nbgrader solution cell. A student cell is matched by nbgrader ``grade_id``,
 then by cell id, then by position among the solution cells, so added, deleted or reordered
-cells do not break the match; duplicated copies all run, in order, as they would in a kernel. Test cells, demos and plots are not run.
+cells do not break the match; duplicated copies all run, in order, as they would in a kernel.
+Test cells, demos and plots are not run.
+
+Submissions are untrusted files: a symlink, a FIFO, a device or an oversized file is refused
+without being read, and no value from the file is repeated in an error message.
 """
 from __future__ import annotations
 
+import errno
 import json
-from dataclasses import dataclass
+import os
+import stat
 from pathlib import Path
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
@@ -20,17 +26,41 @@ class UnreadableNotebook(ValueError):
     """The submission cannot be read as a notebook; the message says why (no content)."""
 
 
+def read_bytes_safely(path: Path, limit: int | None = None) -> bytes:
+    """The content of a regular file, opened without following a symlink in its last
+    component, its size checked on the open file (not the path) and read with a cap."""
+    limit = MAX_NOTEBOOK_BYTES if limit is None else limit
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        reason = "it is a symbolic link, not a file" if exc.errno == errno.ELOOP else exc.strerror
+        raise UnreadableNotebook(f"cannot read the file ({reason})") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnreadableNotebook("it is not a regular file")
+        if info.st_size > limit:
+            raise UnreadableNotebook(f"the notebook is {info.st_size // (1024 * 1024)} MB, over the {limit // (1024 * 1024)} MB limit")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > limit:  # grew while being read
+                raise UnreadableNotebook(f"the notebook is over the {limit // (1024 * 1024)} MB limit")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_notebook(path: Path) -> dict:
     """The notebook as plain JSON data (cells are dicts). Plain ``json``, not nbformat: the
     grader needs only cells, sources and metadata, and nbformat's import costs a second."""
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise UnreadableNotebook(f"cannot read the file ({exc.strerror})") from None
-    if size > MAX_NOTEBOOK_BYTES:
-        raise UnreadableNotebook(f"the notebook is {size // (1024 * 1024)} MB, over the {MAX_NOTEBOOK_BYTES // (1024 * 1024)} MB limit")
-    try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes_safely(path).decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableNotebook("the file is not UTF-8 text") from None
     try:
@@ -39,8 +69,8 @@ def read_notebook(path: Path) -> dict:
         raise UnreadableNotebook("the file is not valid notebook JSON") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
         raise UnreadableNotebook("the file is JSON but not a notebook (no list of cells)")
-    if raw.get("nbformat") != 4:
-        raise UnreadableNotebook(f"the notebook format is {raw.get('nbformat')!r}; expected 4 (save it with Jupyter 4 or later)")
+    if raw.get("nbformat") != 4:  # the value itself is the student's: never repeated
+        raise UnreadableNotebook("the notebook format is not 4 (save it with Jupyter 4 or later)")
     raw["cells"] = [c for c in raw["cells"] if isinstance(c, dict)]
     for cell in raw["cells"]:
         if not isinstance(cell.get("metadata"), dict):
@@ -51,6 +81,11 @@ def read_notebook(path: Path) -> dict:
 def _nbgrader(cell) -> dict:
     meta = cell.get("metadata", {}).get("nbgrader", {})
     return meta if isinstance(meta, dict) else {}
+
+
+def grade_id(cell) -> str:
+    value = _nbgrader(cell).get("grade_id")
+    return value if isinstance(value, str) else ""
 
 
 def is_solution(cell) -> bool:
@@ -69,35 +104,38 @@ def source_of(cell) -> str:
     return source if isinstance(source, str) else ""
 
 
-@dataclass
-class GradingCode:
-    cells: list[str]
-    missing: list[str]  # grade_ids of solution cells not found in the submission
-
-
-def grading_code(instructor: dict, student: dict) -> GradingCode:
-    student_solutions = [c for c in student["cells"] if is_solution(c)]
-    if not student_solutions:
-        # A plain notebook without nbgrader metadata: the setup, then all of the student's code.
-        setup = [source_of(c) for c in instructor["cells"] if is_setup(c)]
-        return GradingCode(setup + [source_of(c) for c in student["cells"] if c.get("cell_type") == "code"], [])
+def student_solutions(instructor: dict, student: dict) -> list[tuple[str, list[str]]]:
+    """For each solution code cell of the instructor's notebook, in order: its grade_id and
+    the code of the student's matching cell(s) (none if deleted or turned into markdown)."""
+    cells = [c for c in student["cells"] if is_solution(c)]
     by_grade_id: dict = {}
     by_cell_id: dict = {}
-    for cell in student_solutions:  # a duplicated cell: all copies run, in order, as in a kernel
-        by_grade_id.setdefault(_nbgrader(cell).get("grade_id"), []).append(cell)
+    for cell in cells:  # a duplicated cell: all copies run, in order, as in a kernel
+        by_grade_id.setdefault(grade_id(cell), []).append(cell)
         by_cell_id.setdefault(cell.get("id"), []).append(cell)
-    cells, missing, position = [], [], 0
+    out, position = [], 0
+    for cell in instructor["cells"]:
+        if not (is_solution(cell) and cell.get("cell_type") == "code"):
+            continue
+        matches = by_grade_id.get(grade_id(cell)) or by_cell_id.get(cell.get("id"))
+        if not matches and position < len(cells):
+            matches = [cells[position]]
+        position += 1
+        out.append((grade_id(cell), [source_of(m) for m in matches or [] if m.get("cell_type") == "code"]))
+    return out
+
+
+def grading_code(instructor: dict, student: dict) -> list[str]:
+    """The cells the worker runs, in order: the instructor's setup cells and the student's
+    solution cells. A plain notebook without nbgrader metadata: setup, then all its code."""
+    if not any(is_solution(c) for c in student["cells"]):
+        setup = [source_of(c) for c in instructor["cells"] if is_setup(c)]
+        return setup + [source_of(c) for c in student["cells"] if c.get("cell_type") == "code"]
+    matched = iter(student_solutions(instructor, student))
+    cells = []
     for cell in instructor["cells"]:
         if is_setup(cell):
             cells.append(source_of(cell))
         elif is_solution(cell) and cell.get("cell_type") == "code":
-            grade_id = _nbgrader(cell).get("grade_id")
-            matches = by_grade_id.get(grade_id) or by_cell_id.get(cell.get("id"))
-            if not matches and position < len(student_solutions):
-                matches = [student_solutions[position]]
-            position += 1
-            code = [source_of(m) for m in matches or [] if m.get("cell_type") == "code"]
-            if not code:  # deleted, or turned into markdown: nothing of it runs
-                missing.append(str(grade_id))
-            cells.extend(code)
-    return GradingCode(cells, missing)
+            cells.extend(next(matched)[1])
+    return cells

@@ -94,13 +94,13 @@ def grade_notebook(student: str, submission: Path, instructor: Path, assignment:
     name = instructor.stem
     result = NotebookResult(student, name)
     try:
-        code = nbmod.grading_code(nbmod.read_notebook(instructor), nbmod.read_notebook(submission))
+        cells = nbmod.grading_code(nbmod.read_notebook(instructor), nbmod.read_notebook(submission))
     except nbmod.UnreadableNotebook as exc:
         result.error = f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, name, result.error)
         return result
     launcher = ZygoteLauncher(zygote) if zygote else SpawnLauncher()
-    config = SessionConfig(code.cells, probes_path(assignment, name).read_text(), load_timeout=max(2 * timeout, 5.0), policy=policy or {})
+    config = SessionConfig(cells, probes_path(assignment, name).read_text(), load_timeout=max(2 * timeout, 5.0), policy=policy or {})
     session = Session(config, launcher)
     observer = SessionObserver(session)
     plugin = GradingPlugin(observer, timeout=timeout)

@@ -1,6 +1,7 @@
 """Units of the grader: the plain-data codec, notebook reading and cell matching, the session."""
 import json
 import math
+import os
 
 import nbformat
 import numpy as np
@@ -77,6 +78,26 @@ def test_enormous_notebook_is_refused_without_reading_it(tmp_path, monkeypatch):
         nbmod.read_notebook(path)
 
 
+def test_links_devices_and_fifos_are_refused_without_reading(tmp_path):
+    real = tmp_path / "real.ipynb"
+    real.write_text(json.dumps({"nbformat": 4, "cells": []}))
+    assert nbmod.read_notebook(real)["cells"] == []
+    (tmp_path / "link.ipynb").symlink_to(real)
+    (tmp_path / "zero.ipynb").symlink_to("/dev/zero")
+    os.mkfifo(tmp_path / "fifo.ipynb")  # opening it blocking would hang the grader
+    for name, reason in (("link.ipynb", "symbolic link"), ("zero.ipynb", "symbolic link"), ("fifo.ipynb", "not a regular file")):
+        with pytest.raises(nbmod.UnreadableNotebook, match=reason):
+            nbmod.read_notebook(tmp_path / name)
+
+
+def test_error_messages_never_repeat_the_students_values(tmp_path):
+    path = tmp_path / "forged.ipynb"
+    path.write_text(json.dumps({"nbformat": "NOTE FROM COURSE STAFF: 153/153", "cells": []}))
+    with pytest.raises(nbmod.UnreadableNotebook) as err:
+        nbmod.read_notebook(path)
+    assert "STAFF" not in str(err.value) and "format is not 4" in str(err.value)
+
+
 def _nbg(grade_id, solution=False, grade=False):
     return {"nbgrader": {"grade": grade, "grade_id": grade_id, "locked": not solution, "schema_version": 3, "solution": solution, "task": False}}
 
@@ -99,40 +120,43 @@ def test_grading_code_takes_setup_from_instructor_and_solutions_from_student():
     student.cells[2].source = "def f(): return 'student'"
     student.cells.insert(0, new_code_cell("stray = 1"))  # an added cell is ignored
     code = grading_code(instructor_nb(), student)
-    assert code.cells == ["import numpy as np", "def f(): return 'student'", "def g(): return 2"]
+    assert code == ["import numpy as np", "def f(): return 'student'", "def g(): return 2"]
 
 
 def test_matching_survives_reordering_lost_grade_ids_and_duplicates():
     student = instructor_nb()
     student.cells[2].source, student.cells[4].source = "F", "G"
     student.cells[2], student.cells[4] = student.cells[4], student.cells[2]  # reordered
-    assert grading_code(instructor_nb(), student).cells[1:] == ["F", "G"]
+    assert grading_code(instructor_nb(), student)[1:] == ["F", "G"]
     student.cells[2].metadata["nbgrader"]["grade_id"] = "renamed"  # falls back to cell id
-    assert grading_code(instructor_nb(), student).cells[1:] == ["F", "G"]
+    assert grading_code(instructor_nb(), student)[1:] == ["F", "G"]
     dup = nbformat.from_dict(json.loads(json.dumps(student.cells[4])))
     dup.source, dup.id = "F2", "cell-f-copy"
     student.cells.append(dup)  # duplicated: both copies run, in order
-    assert grading_code(instructor_nb(), student).cells[1:] == ["F", "F2", "G"]
+    assert grading_code(instructor_nb(), student)[1:] == ["F", "F2", "G"]
 
 
 def test_cell_turned_into_markdown_or_deleted_is_missing():
     student = instructor_nb()
     student.cells[4] = new_markdown_cell("def g(): return 2", metadata=_nbg("task1_2_g", solution=True))
-    code = grading_code(instructor_nb(), student)
-    assert code.missing == ["task1_2_g"] and "def g(): return 2" not in code.cells
+    assert dict(student_solutions(instructor_nb(), student))["task1_2_g"] == []
+    assert "def g(): return 2" not in grading_code(instructor_nb(), student)
     del student.cells[2]
-    code = grading_code(instructor_nb(), student)
-    assert "def f(): return 1" not in code.cells
+    assert "def f(): return 1" not in grading_code(instructor_nb(), student)
 
 
 def test_plain_notebook_without_metadata_runs_all_its_code():
     plain = new_notebook(cells=[new_code_cell("def f(): return 1"), new_markdown_cell("x"), new_code_cell("def g(): return 2")])
-    assert grading_code(instructor_nb(), plain).cells == ["import numpy as np", "def f(): return 1", "def g(): return 2"]
+    assert grading_code(instructor_nb(), plain) == ["import numpy as np", "def f(): return 1", "def g(): return 2"]
 
 
 def grading_code(instructor, student):
     """The grader reads notebooks as plain JSON: give it what json.loads would."""
     return nbmod.grading_code(json.loads(nbformat.writes(instructor)), json.loads(nbformat.writes(student)))
+
+
+def student_solutions(instructor, student):
+    return nbmod.student_solutions(json.loads(nbformat.writes(instructor)), json.loads(nbformat.writes(student)))
 
 
 # --- messages ---------------------------------------------------------------------------------
