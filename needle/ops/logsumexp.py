@@ -6,8 +6,10 @@ r"""Numerically stable log-sum-exp and log-softmax.
 
 Subtracting the max keeps every exponent <= 0, so nothing overflows. The max is a
 constant here (detached): its gradient cancels, since lse(x - c) + c = lse(x) for any c.
-Both gradients are built from ops (exp of the log-softmax output), so second
-derivatives work.
+log-softmax is computed as (x - m) - log(sum_i e^(x_i - m)), never as x - lse(x): in float32
+m + log(s) rounds to m once m is large (1e9 + log 2 == 1e9), and x - lse(x) then loses log(s)
+entirely. Both gradients are built from ops (exp of the log-softmax output, the softmax of the
+shifted values), so second derivatives work.
 A slice whose entries are all -inf has lse = -inf (shifting by 0, not by -inf,
 avoids -inf - (-inf) = nan).
 """
@@ -28,14 +30,15 @@ def _finite_max(a: np.ndarray, axes: tuple) -> np.ndarray:
     return m
 
 
-def _lse_keepdims(a: np.ndarray, axes: tuple) -> np.ndarray:
-    """Stable log-sum-exp over ``axes``, kept as size-1 axes."""
+def _shift_and_log_sum(a: np.ndarray, axes: tuple) -> tuple:
+    """(m, a - m, log(sum(exp(a - m)))) over ``axes``, reductions kept as size-1 axes."""
     m = _finite_max(a, axes)  # detached: lse(a - m) + m = lse(a) for any constant m
-    s = np.exp(a - m).sum(axis=axes, keepdims=True)
+    shifted = a - m
+    s = np.exp(shifted).sum(axis=axes, keepdims=True)
     if s.size and s.min() > 0:
-        return np.log(s) + m
+        return m, shifted, np.log(s)
     # log(0) = -inf for an all -inf slice, without a divide-by-zero warning
-    return np.log(s, out=np.full_like(s, -np.inf), where=s > 0) + m
+    return m, shifted, np.log(s, out=np.full_like(s, -np.inf), where=s > 0)
 
 
 def _expand(t: Tensor, axes: tuple, shape: tuple) -> Tensor:
@@ -52,7 +55,8 @@ class LogSumExp(TensorOp):
 
     def compute(self, a):
         axes = _normalize_axes(self.axes, a.ndim)
-        return _lse_keepdims(a, axes).squeeze(axis=axes)
+        m, _, log_sum = _shift_and_log_sum(a, axes)
+        return (log_sum + m).squeeze(axis=axes)
 
     def gradient(self, out_grad, node):
         a = node.inputs[0]
@@ -73,11 +77,11 @@ class LogSoftmax(TensorOp):
         self.axes = axes
 
     def compute(self, a):
-        lse = _lse_keepdims(a, _normalize_axes(self.axes, a.ndim))
-        if np.isneginf(lse).any():
-            # An all -inf slice: every entry is "log 0"; shift by 0 so it stays -inf, not nan.
-            lse = np.where(np.isneginf(lse), 0, lse)
-        return a - lse
+        _, shifted, log_sum = _shift_and_log_sum(a, _normalize_axes(self.axes, a.ndim))
+        if np.isneginf(log_sum).any():
+            # An all -inf slice: every entry is "log 0"; subtract 0 so it stays -inf, not nan.
+            log_sum = np.where(np.isneginf(log_sum), 0, log_sum)
+        return shifted - log_sum  # not a - (m + log_sum): m + log_sum rounds for large m
 
     def gradient(self, out_grad, node):
         axes = _normalize_axes(self.axes, len(node.shape))
