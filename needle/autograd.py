@@ -81,12 +81,16 @@ class Op:
         raise NotImplementedError()
 
     def gradient_as_tuple(self, out_grad, node) -> tuple:
+        """``gradient``'s result as a tuple with exactly one adjoint per input."""
         grads = self.gradient(out_grad, node)
-        if isinstance(grads, tuple):
-            return grads
-        if isinstance(grads, list):
-            return tuple(grads)
-        return (grads,)
+        grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
+        if len(grads) != len(node.inputs):
+            # zip() in backward would silently drop extra adjoints or starve an input.
+            raise ValueError(
+                f"{type(self).__name__}.gradient returned {_count(len(grads), 'adjoint')} for an op "
+                f"with {_count(len(node.inputs), 'input')}: return one adjoint per input"
+            )
+        return grads
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -216,19 +220,31 @@ def _as_array(array, dtype) -> np.ndarray:
         ) from None
 
 
-def _is_scalar(x) -> bool:
-    return isinstance(x, (int, float, np.number)) and not isinstance(x, bool)
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+class ScalarError(TypeError, ValueError):
+    """Not a scalar where a scalar op needs one. A TypeError, as Python reports an unsupported
+    operand, and a ValueError, as the ``*_scalar`` ops promise (like numpy's AxisError, which
+    is both a ValueError and an IndexError)."""
+
+
+def as_scalar(x, op_name: str, expected: str = "a Python or numpy scalar (int or float)"):
+    """``x`` as a Python int or float: numpy scalars and 0-d arrays are unwrapped, so that
+    every scalar op applies the same dtype rule (see ``needle.ops._checks.scalar_like``)."""
+    if isinstance(x, (np.generic, np.ndarray)) and np.ndim(x) == 0:
+        x = x.item()
+    if isinstance(x, (int, float)) and not isinstance(x, bool):
+        return x
+    got = type(x).__name__
+    if hasattr(x, "shape"):
+        got += f" of shape {tuple(x.shape)} (wrap arrays in needle.Tensor, use the tensor-tensor op)"
+    raise ScalarError(f"{op_name}: expected {expected}, got {got}")
 
 
 def _scalar(x, op_name: str):
-    if _is_scalar(x):
-        return x
-    if isinstance(x, np.ndarray) and x.ndim == 0:
-        return x.item()
-    raise TypeError(
-        f"unsupported operand for Tensor {op_name}: {type(x).__name__}; expected a Tensor "
-        f"or a Python/numpy scalar (wrap arrays in needle.Tensor first)"
-    )
+    return as_scalar(x, f"Tensor {op_name}", "a Tensor or a Python/numpy scalar")
 
 
 class Tensor(Value):

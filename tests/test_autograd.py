@@ -222,6 +222,43 @@ def test_no_grad_flows_to_inputs_that_do_not_require_it():
     np.testing.assert_array_equal(x.grad.numpy(), [5.0])
 
 
+class TwoAdjointsForOneInput(ndl.TensorOp):
+    def compute(self, a):
+        return 2 * a
+
+    def gradient(self, out_grad, node):
+        return out_grad * 2, out_grad  # one too many: zip() used to drop the second silently
+
+
+class OneAdjointForTwoInputs(ndl.TensorOp):
+    def compute(self, a, b):
+        return a + b
+
+    def gradient(self, out_grad, node):
+        return out_grad  # b's adjoint is missing: b used to get no gradient at all
+
+
+def test_backward_rejects_more_adjoints_than_inputs():
+    x = ndl.Tensor([1.0, 2.0])
+    y = TwoAdjointsForOneInput()(x).sum()
+    with pytest.raises(ValueError) as err:
+        y.backward()
+    assert str(err.value) == (
+        "TwoAdjointsForOneInput.gradient returned 2 adjoints for an op with 1 input: "
+        "return one adjoint per input"
+    )
+
+
+def test_backward_rejects_fewer_adjoints_than_inputs():
+    a, b = ndl.Tensor([1.0]), ndl.Tensor([2.0])
+    with pytest.raises(ValueError, match=r"^OneAdjointForTwoInputs.gradient returned 1 adjoint for an op with 2 inputs"):
+        OneAdjointForTwoInputs()(a, b).backward()
+    # A None entry (an input that needs no gradient) still counts: EWiseMul returns (None, a).
+    c = ndl.Tensor([3.0], requires_grad=False)
+    (c * b).backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [3.0])
+
+
 # --- operators -------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "expr, expected",
@@ -270,6 +307,10 @@ def test_operators_reject_unsupported_operands():
         x + np.array([1.0, 2.0])
     with pytest.raises(TypeError, match="expected a Tensor or a Python/numpy scalar"):
         x * "2"
+    for bad in (np.array([1.0, 2.0]), [1.0], True):
+        for expr in (lambda: x - bad, lambda: bad - x, lambda: x / bad, lambda: x**bad, lambda: 2**x * bad):
+            with pytest.raises(TypeError, match=r"^Tensor [-/*]+: expected a Tensor or a Python/numpy scalar"):
+                expr()
 
 
 def test_truth_value_is_ambiguous():

@@ -96,3 +96,20 @@ def test_indexing_gradcheck():
         return t[0] * t[1] + t[1]
 
     gradcheck(f, rng.standard_normal((2, 3)), rng.standard_normal((3, 2)))
+
+
+def test_tuple_op_returning_one_adjoint_per_output_is_a_clear_error():
+    """The notebook's classic mistake: one adjoint per *output* slot instead of per input.
+    Students read this message."""
+
+    class FusedAddScalars(ops.FusedAddScalars):
+        def gradient(self, out_grad, node):
+            return out_grad[0], out_grad[1]
+
+    a = ndl.Tensor([1.0, 2.0])
+    t = FusedAddScalars(1.0, 2.0)(a)
+    with pytest.raises(ValueError) as err:
+        (t[0] + t[1]).sum().backward()
+    assert str(err.value) == (
+        "FusedAddScalars.gradient returned 2 adjoints for an op with 1 input: return one adjoint per input"
+    )

@@ -1,4 +1,4 @@
-"""Input checks shared by the binary ops: needle never broadcasts or promotes silently."""
+"""Input checks shared by the ops: needle never broadcasts or promotes silently."""
 import numpy as np
 
 
@@ -14,3 +14,24 @@ def check_same_shape_and_dtype(op_name: str, a: np.ndarray, b: np.ndarray) -> No
             f"{op_name}: dtypes {a.dtype} and {b.dtype} differ; convert one explicitly "
             f"(needle does not promote dtypes silently)"
         )
+
+
+def scalar_like(op_name: str, a: np.ndarray, scalar):
+    """The Python number ``scalar`` as a numpy scalar of ``a``'s dtype, so that ``a (op) scalar``
+    keeps that dtype on every numpy: NumPy 1.x promotes by value (float32 * 1e300 is float64,
+    int32 + 2**40 is int64), NumPy 2 by type (float32 * np.float64(0.5) is float64).
+
+    A float tensor takes any number (rounded to its dtype, as float32 arithmetic would); an
+    integer tensor only integers that fit in it. Anything else would change the dtype.
+    """
+    if a.dtype.kind == "f":
+        return a.dtype.type(scalar)
+    if a.dtype.kind in "iu" and isinstance(scalar, int):
+        info = np.iinfo(a.dtype)
+        if info.min <= scalar <= info.max:
+            return a.dtype.type(scalar)
+    raise ValueError(
+        f"{op_name}: the scalar {scalar!r} would change the dtype of a tensor of dtype {a.dtype} "
+        f"or overflow it (needle does not promote dtypes silently); convert the tensor first, "
+        f"e.g. needle.Tensor(t, dtype=\"float32\")"
+    )

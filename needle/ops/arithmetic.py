@@ -2,9 +2,12 @@
 
 Each op is its forward value plus its chain rule; the adjoint of an input is
 ``out_grad`` times the partial derivative of the output with respect to it.
+
+A scalar op keeps the tensor's dtype: its scalar (a Python or numpy number) is stored as a
+Python number and applied as a number of the tensor's dtype (see ``scalar_like``).
 """
-from ..autograd import TensorOp
-from ._checks import check_same_shape_and_dtype
+from ..autograd import TensorOp, as_scalar
+from ._checks import check_same_shape_and_dtype, scalar_like
 
 
 class EWiseAdd(TensorOp):
@@ -26,10 +29,10 @@ class AddScalar(TensorOp):
     """a + c;  d/da = 1."""
 
     def __init__(self, scalar):
-        self.scalar = scalar
+        self.scalar = as_scalar(scalar, "add_scalar")
 
     def compute(self, a):
-        return a + self.scalar
+        return a + scalar_like("add_scalar", a, self.scalar)
 
     def gradient(self, out_grad, node):
         return out_grad
@@ -60,10 +63,10 @@ class MulScalar(TensorOp):
     """a * c;  d/da = c."""
 
     def __init__(self, scalar):
-        self.scalar = scalar
+        self.scalar = as_scalar(scalar, "mul_scalar")
 
     def compute(self, a):
-        return a * self.scalar
+        return a * scalar_like("mul_scalar", a, self.scalar)
 
     def gradient(self, out_grad, node):
         return out_grad * self.scalar
@@ -95,10 +98,15 @@ class PowerScalar(TensorOp):
     """a ** c for a number c;  d/da = c a^(c-1)."""
 
     def __init__(self, scalar):
-        self.scalar = scalar
+        self.scalar = as_scalar(scalar, "power_scalar")
 
     def compute(self, a):
-        return a**self.scalar
+        if a.dtype.kind in "iu" and self.scalar < 0:
+            raise ValueError(
+                f"power_scalar: negative powers of a tensor of dtype {a.dtype} are fractions; "
+                f"convert the tensor to a float dtype first"
+            )
+        return a ** scalar_like("power_scalar", a, self.scalar)
 
     def gradient(self, out_grad, node):
         if self.scalar == 0:  # a^0 = 1 everywhere: avoid 0 * a^-1 = nan at a = 0
@@ -132,10 +140,15 @@ class DivScalar(TensorOp):
     """a / c;  d/da = 1/c."""
 
     def __init__(self, scalar):
-        self.scalar = scalar
+        self.scalar = as_scalar(scalar, "divide_scalar")
 
     def compute(self, a):
-        return a / self.scalar
+        if a.dtype.kind != "f":  # true division of integers gives fractions
+            raise ValueError(
+                f"divide_scalar: dividing a tensor of dtype {a.dtype} would change its dtype (needle "
+                f"does not promote dtypes silently); convert the tensor to a float dtype first"
+            )
+        return a / scalar_like("divide_scalar", a, self.scalar)
 
     def gradient(self, out_grad, node):
         return out_grad / self.scalar

@@ -1,7 +1,8 @@
 """Ops with several outputs (TensorTuple) and indexing into them."""
 import numpy as np
 
-from ..autograd import Tensor, TensorOp, TensorTuple, TensorTupleOp
+from ..autograd import Tensor, TensorOp, TensorTuple, TensorTupleOp, as_scalar
+from ._checks import scalar_like
 
 
 class MakeTensorTuple(TensorTupleOp):
@@ -49,11 +50,11 @@ class FusedAddScalars(TensorTupleOp):
     """(a + c0, a + c1) in one op;  d/da = adjoint[0] + adjoint[1]."""
 
     def __init__(self, c0: float, c1: float):
-        self.c0 = c0
-        self.c1 = c1
+        self.c0 = as_scalar(c0, "fused_add_scalars")
+        self.c1 = as_scalar(c1, "fused_add_scalars")
 
     def compute(self, a):
-        return a + self.c0, a + self.c1
+        return a + scalar_like("fused_add_scalars", a, self.c0), a + scalar_like("fused_add_scalars", a, self.c1)
 
     def gradient(self, out_grad, node):
         return out_grad[0] + out_grad[1]
