@@ -6,6 +6,7 @@
 needle.Tensor([2. 4.])
 """
 from . import autograd, init, nn, ops, optim
+from . import data
 from .autograd import (
     Op, Tensor, TensorOp, TensorTuple, TensorTupleOp, Value, is_grad_enabled, lazy_mode,
     no_grad,
