@@ -1,10 +1,9 @@
-"""Find submissions and grade them in parallel, each notebook in a fresh process.
+"""Grade jobs in parallel on this machine, each notebook in a fresh trusted child process
+whose sandboxed workers fork from one zygote per batch.
 
-Layouts accepted for PATH:
-* an nbgrader course root: every ``submitted/<student>/<assignment>/*.ipynb``;
-* one student's folder of notebooks (the student is the folder's name, or its parent's
-  when the folder is named after the assignment, as in nbgrader's layout);
-* one notebook.
+Nothing a notebook does stops the batch: a child that cannot be started (no processes left),
+dies, or overruns its deadline costs only its own notebook, which is retried a few times as an
+infrastructure error before it is reported as such.
 """
 from __future__ import annotations
 
@@ -14,115 +13,116 @@ import os
 import signal
 import sys
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
-from .runner import NotebookResult, collect_tests, grade_notebook, zero_results
-from .session import Zygote, die_with_parent
+from .course import Assignment
+from .results import NotebookResult
+from .runner import grade_notebook, zero_results
+from .sandbox.confine import die_with_parent
+from .session import Zygote
+from .submissions import Job
 
-
-class UsageProblem(Exception):
-    """Bad arguments: the message says what was wrong and what was expected (exit 2)."""
-
-
-@dataclass
-class Job:
-    student: str
-    notebook: str  # stem, e.g. 01_graph_accumulation
-    path: Path | None  # None: the student did not submit this notebook
+MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
+INFRASTRUCTURE = "internal grading error"
 
 
-def _student_of(folder: Path, assignment: str) -> str:
-    folder = folder.resolve()
-    return folder.parent.name if folder.name == assignment else folder.name
+def failed(job: Job, assignment: Assignment, message: str) -> NotebookResult:
+    return NotebookResult(job.student, job.notebook, zero_results(assignment, job.notebook, message), message)
 
 
-def discover(path: Path, assignment: str, known: list[str]) -> list[Job]:
-    if not path.exists():
-        raise UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
-    if path.is_file():
-        if path.suffix != ".ipynb":
-            raise UsageProblem(f"{path} is not a notebook (.ipynb)")
-        if path.stem not in known:
-            raise UsageProblem(f"{path.name} is not a notebook of {assignment}; expected one of: {', '.join(known)}")
-        return [Job(_student_of(path.parent, assignment), path.stem, path)]
-    if (path / "submitted").is_dir():
-        folders = sorted(p / assignment for p in (path / "submitted").iterdir() if (p / assignment).is_dir())
-        if not folders:
-            raise UsageProblem(f"{path / 'submitted'} has no <student>/{assignment}/ folders: nothing to grade")
-        return [job for folder in folders for job in _folder_jobs(folder, folder.parent.name, known, all_notebooks=True)]
-    jobs = _folder_jobs(path, _student_of(path, assignment), known, all_notebooks=False)
-    if not jobs:
-        raise UsageProblem(f"{path} holds no notebook of {assignment} (expected files named like {known[0]}.ipynb)")
-    return jobs
-
-
-def _folder_jobs(folder: Path, student: str, known: list[str], all_notebooks: bool) -> list[Job]:
-    present = {p.stem: p for p in folder.glob("*.ipynb")}
-    names = known if all_notebooks else [n for n in known if n in present]
-    return [Job(student, n, present.get(n)) for n in names]
-
-
-# --- running ------------------------------------------------------------------------------------
-def _child(conn, job: Job, instructor: Path, assignment: str, timeout: float, zygote: str) -> None:
+def _child(conn, job: Job, assignment: Assignment, timeout: float, zygote: str) -> None:
     die_with_parent()
     try:
-        result = grade_notebook(job.student, job.path, instructor, assignment, timeout, zygote=zygote)
+        result = grade_notebook(job.student, job.path, assignment, job.notebook, timeout, zygote)
         conn.send(("ok", result))
     except BaseException as exc:  # an error of the grader's own: reported, never fatal to the batch
-        conn.send(("error", f"internal grading error ({type(exc).__name__}: {exc})"))
+        conn.send(("error", f"{INFRASTRUCTURE} ({type(exc).__name__}: {exc})"))
     finally:
         conn.close()
 
 
-def _failed(job: Job, assignment: str, message: str) -> NotebookResult:
-    return NotebookResult(job.student, job.notebook, zero_results(assignment, job.notebook, message), message)
+def notebook_deadline(assignment: Assignment, notebook: str, timeout: float) -> float:
+    """Seconds a notebook may take in all: loading, every test at its limit, restarts."""
+    from .suiterun import collect_tests
+
+    return 120 + 2 * timeout * max(len(collect_tests(assignment.suite(notebook))), 1)
 
 
-def run_jobs(jobs: list[Job], source: Path, assignment: str, timeout: float, n_jobs: int, on_done) -> None:
-    """Grade every job, at most ``n_jobs`` at once; ``on_done(result)`` is called in this process."""
-    zygote = Zygote()  # workers for every notebook fork from it: start-up paid once
-    try:
-        _run(jobs, source, assignment, timeout, n_jobs, on_done, zygote.path)
-    finally:
-        zygote.close()
-
-
-def _run(jobs, source, assignment, timeout, n_jobs, on_done, zygote_path) -> None:
+def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: int, on_done) -> None:
+    """Grade every job, at most ``n_jobs`` at once; ``on_done(result)`` is called here."""
     ctx = multiprocessing.get_context("fork")
-    pending = list(jobs)
-    running: dict = {}  # connection -> (process, job, deadline)
-    while pending or running:
-        while pending and len(running) < n_jobs:
-            job = pending.pop(0)
-            if job.path is None:
-                on_done(_failed(job, assignment, "notebook not submitted"))
+    pending = [(job, 1) for job in jobs]
+    running: dict = {}  # connection -> (process, job, tries, deadline)
+    zygote = None
+    try:
+        while pending or running:
+            if pending and (zygote is None or not zygote.alive()):
+                if zygote is not None:
+                    zygote.close()
+                zygote = _start_zygote()
+            while pending and len(running) < n_jobs:
+                job, tries = pending.pop(0)
+                if job.path is None:
+                    on_done(failed(job, assignment, job.problem or "notebook not submitted"))
+                    continue
+                if zygote is None:
+                    _retry_or_report(job, tries, "the sandbox could not be started", pending, assignment, on_done)
+                    continue
+                try:
+                    parent, child = ctx.Pipe(duplex=False)
+                    proc = ctx.Process(target=_child, args=(child, job, assignment, timeout, zygote.path), daemon=True)
+                    proc.start()
+                except OSError as exc:  # e.g. EAGAIN: no processes left for the moment
+                    _retry_or_report(job, tries, f"could not start a grading process ({exc.strerror})", pending, assignment, on_done)
+                    break
+                child.close()
+                running[parent] = (proc, job, tries, time.monotonic() + notebook_deadline(assignment, job.notebook, timeout))
+            if not running:
                 continue
-            tests = len(collect_tests(assignment, job.notebook))
-            parent, child = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=_child, args=(child, job, source / f"{job.notebook}.ipynb", assignment, timeout, zygote_path), daemon=True)
-            proc.start()
-            child.close()
-            # Generous: loading, plus every test at its full time limit, plus restarts.
-            running[parent] = (proc, job, time.monotonic() + 120 + 2 * timeout * max(tests, 1))
-        ready = multiprocessing.connection.wait(list(running), timeout=0.5)
-        for conn in ready:
-            proc, job, _ = running.pop(conn)
-            try:
-                kind, payload = conn.recv()
-            except (EOFError, OSError):
-                kind, payload = "error", "the grading process ended unexpectedly"
-            proc.join()
-            on_done(payload if kind == "ok" else _failed(job, assignment, payload))
-        now = time.monotonic()
-        for conn, (proc, job, deadline) in list(running.items()):
-            if now > deadline:
-                running.pop(conn)
-                _kill_tree(proc)
-                on_done(_failed(job, assignment, "grading this notebook took too long and was stopped"))
+            for conn in multiprocessing.connection.wait(list(running), timeout=0.5):
+                proc, job, tries, _ = running.pop(conn)
+                try:
+                    kind, payload = conn.recv()
+                except (EOFError, OSError):
+                    kind, payload = "error", f"{INFRASTRUCTURE} (the grading process ended unexpectedly)"
+                conn.close()
+                proc.join()
+                if kind == "ok" and not payload.error.startswith(INFRASTRUCTURE):
+                    on_done(payload)
+                else:
+                    _retry_or_report(job, tries, payload if kind != "ok" else payload.error, pending, assignment, on_done)
+            now = time.monotonic()
+            for conn, (proc, job, tries, deadline) in list(running.items()):
+                if now > deadline:
+                    running.pop(conn)
+                    conn.close()
+                    _kill(proc)  # the zygote kills this child's workers when its connection closes
+                    on_done(failed(job, assignment, "grading this notebook took too long and was stopped"))
+    finally:
+        for proc, *_ in running.values():
+            _kill(proc)
+        if zygote is not None:
+            zygote.close()
 
 
-def _kill_tree(proc) -> None:
+def _start_zygote():
+    try:
+        return Zygote()
+    except (OSError, RuntimeError):
+        time.sleep(1.0)
+        return None
+
+
+def _retry_or_report(job: Job, tries: int, message: str, pending: list, assignment: Assignment, on_done) -> None:
+    if not message.startswith(INFRASTRUCTURE):
+        message = f"{INFRASTRUCTURE}: {message}"
+    if tries < MAX_TRIES:
+        time.sleep(0.2 * tries)
+        pending.append((job, tries + 1))
+    else:
+        on_done(failed(job, assignment, f"{message} (tried {tries} times; tell your instructor)"))
+
+
+def _kill(proc) -> None:
     try:
         os.kill(proc.pid, signal.SIGKILL)
     except ProcessLookupError:
@@ -149,11 +149,13 @@ class Progress:
         self.total, self.done = total, 0
 
     def update(self, result: NotebookResult) -> None:
+        from .submissions import printable
+
         self.done += 1
         if self.bar is not None:
             self.bar.update(1)
         else:
-            note = f" ({result.error})" if result.error else ""
+            note = f" ({printable(result.error, 200)})" if result.error else ""
             print(f"[{self.done}/{self.total}] {result.student}/{result.notebook}: {result.score:g}/{result.max_score:g}{note}", file=sys.stderr)
 
     def close(self) -> None:

@@ -1,9 +1,9 @@
-"""``make demo``: release the course into a scratch nbgrader course root, make three example
+"""``make demo``: release an assignment into a scratch nbgrader course root, make three example
 submissions, grade them, and print the scores.
 
 Submissions: ``solved`` (every stub filled with the instructor's solution), ``untouched``
-(the release as students get it) and ``mistakes`` (solved, with a few realistic mistakes from
-tests/fixtures/mistakes).
+(the release as students get it) and ``mistakes`` (solved, with one realistic mistake per
+notebook from the assignment's ``mistakes/`` fixtures).
 """
 from __future__ import annotations
 
@@ -14,76 +14,81 @@ import sys
 import time
 from pathlib import Path
 
-import nbformat
-
-from . import cli
+from . import notebook as nbmod
+from .course import Assignment
 from .selfcheck import load_mistake
 
-ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = "lecture8"
-DEMO_MISTAKES = [  # one realistic mistake per notebook
+DEMO_MISTAKES = [  # one realistic mistake per notebook of lecture8
     "recursive_graph_walk.py", "sgd_update_rebinds_local.py", "softmax_naive_no_max.py",
     "module_params_lecture_dicts_only.py", "tuple_gradient_drops_slot.py", "kaiming_normal_no_relu_gain.py",
 ]
 
 
-def release(course_root: Path) -> Path:
+def release(assignment: Assignment, course_root: Path) -> Path:
     """nbgrader generate_assignment in a scratch course root; returns the release folder."""
     if course_root.exists():
         shutil.rmtree(course_root)
-    (course_root / "solutions").mkdir(parents=True)
-    shutil.copytree(ROOT / "solutions" / ASSIGNMENT, course_root / "solutions" / ASSIGNMENT)
-    shutil.copy(ROOT / "nbgrader_config.py", course_root)
+    shutil.copytree(assignment.source_dir, course_root / "solutions" / assignment.name)
+    shutil.copy(assignment.course.nbgrader_config, course_root)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     subprocess.run(
-        [sys.executable, "-m", "nbgrader", "generate_assignment", ASSIGNMENT, "--force", "--log-level=WARN"],
+        [sys.executable, "-m", "nbgrader", "generate_assignment", assignment.name, "--force", "--log-level=WARN"],
         cwd=course_root, env=env, check=True,
     )
-    return course_root / "course" / ASSIGNMENT
+    return course_root / "course" / assignment.name
 
 
-def _solutions_by_grade_id() -> dict[str, str]:
+def solutions_by_grade_id(assignment: Assignment) -> dict[str, str]:
     cells = {}
-    for path in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"):
-        for cell in nbformat.read(path, as_version=4).cells:
-            meta = cell.metadata.get("nbgrader", {})
-            if meta.get("solution"):
-                cells[meta["grade_id"]] = cell.source
+    for name in assignment.notebooks():
+        for cell in nbmod.read_notebook(assignment.source_notebook(name))["cells"]:
+            if nbmod.is_solution(cell):
+                cells[nbmod.grade_id(cell)] = nbmod.source_of(cell)
     return cells
 
 
-def submit(release_dir: Path, course_root: Path, student: str, replacements: dict[str, str]) -> None:
-    folder = course_root / "submitted" / student / ASSIGNMENT
+def submit(release_dir: Path, course_root: Path, assignment: str, student: str, replacements: dict[str, str]) -> None:
+    """Copy the release into submitted/<student>/<assignment>/, solution cells replaced."""
+    import nbformat
+
+    folder = course_root / "submitted" / student / assignment
     folder.mkdir(parents=True, exist_ok=True)
     for path in sorted(release_dir.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
         for cell in nb.cells:
-            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if cell.metadata.get("nbgrader", {}).get("solution") and grade_id in replacements:
-                cell.source = replacements[grade_id]
+            meta = cell.metadata.get("nbgrader", {})
+            if meta.get("solution") and meta.get("grade_id") in replacements:
+                cell.source = replacements[meta["grade_id"]]
         nbformat.write(nb, folder / path.name)
 
 
-def main(out: Path) -> int:
+def make_submissions(assignment: Assignment, course_root: Path, release_dir: Path, mistakes: list[str], say=print) -> None:
+    solved = solutions_by_grade_id(assignment)
+    submit(release_dir, course_root, assignment.name, "solved", solved)
+    submit(release_dir, course_root, assignment.name, "untouched", {})
+    with_mistakes = dict(solved)
+    for name in mistakes:
+        spec = load_mistake(assignment.mistakes_dir / name)
+        with_mistakes.update(spec["CELLS"])
+        say(f"    mistakes: {spec['doc'].splitlines()[0]}")
+    submit(release_dir, course_root, assignment.name, "mistakes", with_mistakes)
+
+
+def main(assignment: Assignment, out: Path) -> int:
+    from .batch import default_jobs
+    from .grading import grade_course
+
     start = time.monotonic()
     course_root = out / "course-root"
-    print(f"1/3 releasing {ASSIGNMENT} from solutions/ with nbgrader into {course_root} ...")
-    release_dir = release(course_root)
+    print(f"1/3 releasing {assignment.name} from solutions/ with nbgrader into {course_root} ...")
+    release_dir = release(assignment, course_root)
     print("2/3 making three submissions: solved, untouched, mistakes ...")
-    solved = _solutions_by_grade_id()
-    submit(release_dir, course_root, "solved", solved)
-    submit(release_dir, course_root, "untouched", {})
-    mistakes = dict(solved)
-    for name in DEMO_MISTAKES:
-        spec = load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)
-        mistakes.update(spec["CELLS"])
-        print(f"    mistakes: {spec['doc'].splitlines()[0]}")
-    submit(release_dir, course_root, "mistakes", mistakes)
-    print("3/3 grading with `python -m autograder grade` ...")
+    mistakes = [m for m in DEMO_MISTAKES if (assignment.mistakes_dir / m).is_file()]
+    make_submissions(assignment, course_root, release_dir, mistakes)
+    print("3/3 grading ...")
     grades = out / "grades"
-    status = cli.main(["grade", str(course_root), "--out", str(grades), "--assignment", ASSIGNMENT, "--gradebook"])
-    if status != 0:
-        return status
+    run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0, gradebook=course_root / "gradebook.db")
+    print(run.describe())
     print(f"\nfeedback for each student: {grades}/<student>/feedback.html (e.g. {grades / 'mistakes' / 'feedback.html'})")
     print(f"Gradescope results: {grades}/<student>/results.json; all tests: {grades / 'grades.csv'}")
     print(f"demo finished in {time.monotonic() - start:.0f} s")

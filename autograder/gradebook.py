@@ -10,24 +10,25 @@ from __future__ import annotations
 import warnings
 from pathlib import Path
 
-from .runner import NotebookResult
-from .selfcheck import task_of
+from .course import task_of
+from .results import NotebookResult
 
 
 class GradebookProblem(Exception):
     pass
 
 
-def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult]) -> int:
+def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str] | None = None) -> int:
+    """``student_ids`` maps a reported (escaped) name back to nbgrader's student id."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with warnings.catch_warnings():
         # nbgrader's own SQLAlchemy usage warns on add_submission; nothing we can act on.
         warnings.filterwarnings("ignore", module="nbgrader")
-        return _write(Gradebook, MissingEntry, db_path, assignment, results)
+        return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {})
 
 
-def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: list[NotebookResult]) -> int:
+def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: list[NotebookResult], ids: dict[str, str]) -> int:
     written = 0
     with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
         try:
@@ -35,11 +36,12 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
         except MissingEntry:
             raise GradebookProblem(f"assignment {assignment!r} is not in {db_path}: run nbgrader generate_assignment first") from None
         for r in results:
-            gb.update_or_create_student(r.student)
+            student = ids.get(r.student, r.student)
+            gb.update_or_create_student(student)
             try:
-                gb.find_submission(assignment, r.student)
+                gb.find_submission(assignment, student)
             except MissingEntry:
-                gb.add_submission(assignment, r.student)
+                gb.add_submission(assignment, student)
             scores: dict[str, float] = {}
             for t in r.tests:
                 scores[t.task] = scores.get(t.task, 0.0) + t.score
@@ -48,7 +50,7 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
                 task = task_of(cell.name)
                 if task is None or task not in scores:
                     continue
-                grade = gb.find_grade(cell.name, r.notebook, assignment, r.student)
+                grade = gb.find_grade(cell.name, r.notebook, assignment, student)
                 grade.auto_score = min(scores[task], cell.max_score)
                 written += 1
         gb.db.commit()

@@ -1,67 +1,16 @@
 """The pytest plugin that runs a hidden suite: the ``observe`` fixture, task selection,
-per-test deadlines and the collection of per-test results."""
+per-test deadlines and the collection of per-test results.
+
+An observer runs probes: in a sandboxed worker (``runner.SessionObserver``, the grader) or in
+the notebook's own kernel (``inkernel.LocalObserver``, the nbgrader route)."""
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass
 
 import pytest
 
-from .sandbox import codec
-from .sandbox.probing import Missing
-from .suite import StudentCodeError, describe_outcome
-
-
-@dataclass
-class TestResult:
-    test: str  # the test function's name (stable id)
-    name: str  # what the student reads: the test's docstring
-    task: str
-    points: float
-    score: float
-    status: str  # passed, failed
-    message: str
-
-    def as_dict(self) -> dict:
-        return asdict(self)
-
-
-class LocalObserver:
-    """Runs probes in this process against ``namespace`` (the nbgrader route: a kernel)."""
-
-    def __init__(self, namespace: dict):
-        self.namespace = namespace
-
-    def __call__(self, probe, deadline: float, **params):
-        try:
-            value = probe(self.namespace, **codec.from_plain(codec.to_plain(params)))
-            return codec.from_plain(codec.loads(codec.dumps(codec.to_plain(value))))
-        except Missing as exc:
-            raise StudentCodeError(describe_outcome("missing", exc.name, probe.needs)) from None
-        except codec.EncodeError:
-            raise StudentCodeError(describe_outcome("unencodable", None, probe.needs)) from None
-        except Exception as exc:
-            raise StudentCodeError(describe_outcome("raised", type(exc).__name__, probe.needs)) from None
-
-
-class SessionObserver:
-    """Runs probes in a sandboxed worker (``autograder.session``); judges here."""
-
-    def __init__(self, session):
-        self.session = session
-        self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
-
-    def __call__(self, probe, deadline: float, **params):
-        from .session import WorkerBroken
-
-        try:
-            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()))
-        except WorkerBroken as exc:
-            self.broken = str(exc)
-            raise StudentCodeError("the grader could not start your code (an internal error, not yours: tell your instructor)") from None
-        if outcome.kind == "ok":
-            return outcome.value
-        raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())))
+from .results import TestResult
+from .suite import StudentCodeError
 
 
 class GradingPlugin:
@@ -73,6 +22,10 @@ class GradingPlugin:
         self.collected: list[tuple[str, str, str, float]] = []  # (test, name, task, points)
         self.collection_errors: list[str] = []
         self._deadline = 0.0
+
+    def pytest_configure(self, config):
+        config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
+        config.addinivalue_line("markers", "points(n): the points a hidden test is worth")
 
     def pytest_collection_modifyitems(self, session, config, items):
         kept = []

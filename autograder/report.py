@@ -17,16 +17,18 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from .plugin import TestResult
-from .runner import NotebookResult
+from .results import NotebookResult, TestResult
 
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]
 
 
 def write_atomic(path: Path, text: str) -> None:
+    """Replace ``path`` with ``text`` in one step (readers see the old or the new file, never
+    half of one), readable by others (Gradescope's harness may run as another user)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o644)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
@@ -44,16 +46,12 @@ def state_path(out: Path, student: str, notebook: str) -> Path:
 
 
 def save_result(out: Path, result: NotebookResult) -> None:
-    data = {"student": result.student, "notebook": result.notebook, "error": result.error,
-            "isolation": result.isolation, "tests": [t.as_dict() for t in result.tests]}
-    write_atomic(state_path(out, result.student, result.notebook), json.dumps(data, indent=1, sort_keys=True))
+    write_atomic(state_path(out, result.student, result.notebook), json.dumps(result.as_dict(), indent=1, sort_keys=True))
 
 
 def load_results(out: Path) -> list[NotebookResult]:
-    results = []
-    for path in sorted((out / ".state").glob("*/*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        results.append(NotebookResult(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]], data["error"], data.get("isolation", {})))
+    results = [NotebookResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+               for path in sorted((out / ".state").glob("*/*.json"))]
     return sorted(results, key=lambda r: (r.student, r.notebook))
 
 
@@ -62,13 +60,18 @@ def _num(x: float) -> str:
     return f"{x:g}"
 
 
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def grades_csv(results: list[NotebookResult]) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for r in results:
         for t in sorted(r.tests, key=lambda t: (t.task, t.test)):
-            writer.writerow([r.student, r.notebook, t.test, _num(t.score), _num(t.points), t.status])
+            writer.writerow([_cell(r.student), _cell(r.notebook), _cell(t.test), _num(t.score), _num(t.points), _cell(t.status)])
     return buf.getvalue()
 
 

@@ -2,7 +2,7 @@
 
 * the solution notebook's code passes every test of its suite;
 * each task's stub (the solution cell as nbgrader releases it) fails every test of that task;
-* each plausible mistake (``tests/fixtures/mistakes/*.py``) loses the tests it names.
+* each plausible mistake (``<suite>/mistakes/*.py``) loses the tests it names.
 
 Runs the suites in-process (``LocalObserver``): trusted code only, so no sandbox is needed.
 ``python -m autograder selfcheck lecture8`` prints the outcome of every check.
@@ -16,22 +16,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import notebook as nbmod
-from .plugin import GradingPlugin, LocalObserver, TestResult
-from .runner import run_suite, suite_path
+from .course import Assignment, task_of
+from .inkernel import LocalObserver
+from .plugin import GradingPlugin
+from .results import TestResult
+from .suiterun import run_suite
 
-ROOT = Path(__file__).resolve().parents[1]
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
-TASK_IN_GRADE_ID = re.compile(r"^task(\d+)_(\d+)_")
 
 
 def stub(source: str) -> str:
     """The released version of a solution cell (as nbgrader's ClearSolutions makes it)."""
     return SOLUTION_BLOCK.sub(lambda m: f"{m.group(1)}# YOUR CODE HERE\n{m.group(1)}raise NotImplementedError()", source)
-
-
-def task_of(grade_id: str) -> str | None:
-    m = TASK_IN_GRADE_ID.match(grade_id or "")
-    return f"{m.group(1)}.{m.group(2)}" if m else None
 
 
 @dataclass
@@ -41,15 +37,11 @@ class Cell:
     solution: bool
 
 
-def grading_cells(assignment: str, name: str) -> list[Cell]:
+def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
     """The setup and solution cells of a solution notebook, in order."""
-    nb = nbmod.read_notebook(ROOT / "solutions" / assignment / f"{name}.ipynb")
-    cells = []
-    for cell in nb["cells"]:
-        meta = cell["metadata"].get("nbgrader", {})
-        if nbmod.is_setup(cell) or nbmod.is_solution(cell):
-            cells.append(Cell(meta.get("grade_id", ""), nbmod.source_of(cell), nbmod.is_solution(cell)))
-    return cells
+    nb = nbmod.read_notebook(assignment.source_notebook(notebook))
+    return [Cell(nbmod.grade_id(c), nbmod.source_of(c), nbmod.is_solution(c))
+            for c in nb["cells"] if nbmod.is_setup(c) or nbmod.is_solution(c)]
 
 
 def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> dict:
@@ -61,26 +53,24 @@ def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> di
     return ns
 
 
-def run(assignment: str, name: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0) -> list[TestResult]:
+def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0) -> list[TestResult]:
     plugin = GradingPlugin(LocalObserver(ns), tasks=tasks, timeout=timeout)
-    run_suite(suite_path(assignment, name), plugin)
-    if plugin.collection_errors:
-        raise RuntimeError(f"suite for {name} failed to import")
+    run_suite(assignment.suite(notebook), plugin)
     return plugin.results
 
 
-def check_solutions(assignment: str, name: str) -> list[TestResult]:
+def check_solutions(assignment: Assignment, notebook: str) -> list[TestResult]:
     """Results of the suite on the instructor's own solutions (all should pass)."""
-    return run(assignment, name, namespace_of(grading_cells(assignment, name)))
+    return run(assignment, notebook, namespace_of(grading_cells(assignment, notebook)))
 
 
-def check_stubs(assignment: str, name: str) -> dict[str, list[TestResult]]:
+def check_stubs(assignment: Assignment, notebook: str) -> dict[str, list[TestResult]]:
     """For each task: results of its tests when that task's cells are stubs (all should fail)."""
-    cells = grading_cells(assignment, name)
+    cells = grading_cells(assignment, notebook)
     out = {}
     for task in sorted({task_of(c.grade_id) for c in cells if c.solution} - {None}):
         replace = {c.grade_id: stub(c.source) for c in cells if c.solution and task_of(c.grade_id) == task}
-        out[task] = run(assignment, name, namespace_of(cells, replace), tasks={task})
+        out[task] = run(assignment, notebook, namespace_of(cells, replace), tasks={task})
     return out
 
 
@@ -90,7 +80,7 @@ def load_mistake(path: Path) -> dict:
     return {k: spec[k] for k in ("NOTEBOOK", "CELLS", "MUST_FAIL")} | {"doc": (spec.get("__doc__") or "").strip()}
 
 
-def check_mistake(assignment: str, path: Path) -> tuple[dict, list[TestResult]]:
+def check_mistake(assignment: Assignment, path: Path) -> tuple[dict, list[TestResult]]:
     spec = load_mistake(path)
     cells = grading_cells(assignment, spec["NOTEBOOK"])
     unknown = set(spec["CELLS"]) - {c.grade_id for c in cells}
@@ -99,13 +89,12 @@ def check_mistake(assignment: str, path: Path) -> tuple[dict, list[TestResult]]:
     return spec, run(assignment, spec["NOTEBOOK"], namespace_of(cells, spec["CELLS"]))
 
 
-def notebooks(assignment: str) -> list[str]:
-    return sorted(p.stem for p in (ROOT / "solutions" / assignment).glob("*.ipynb"))
-
-
-def main(assignment: str, only: str | None = None) -> int:
+def main(assignment: Assignment, only: str | None = None) -> int:
+    if only is not None and only not in assignment.notebooks():
+        print(f"selfcheck: no notebook {only!r} in {assignment.name}; expected one of {assignment.notebooks()}")
+        return 2
     problems = 0
-    for name in notebooks(assignment):
+    for name in assignment.notebooks():
         if only and name != only:
             continue
         for r in check_solutions(assignment, name):
@@ -121,10 +110,10 @@ def main(assignment: str, only: str | None = None) -> int:
                     problems += 1
                     print(f"FAIL {name} task {task} stub passes {r.test}")
         print(f"ok   {name}: solutions pass, stubs fail")
-    for path in sorted((ROOT / "tests" / "fixtures" / "mistakes").glob("*.py")):
+    for path in assignment.mistakes():
+        if only and load_mistake(path)["NOTEBOOK"] != only:
+            continue  # filtered before running
         spec, results = check_mistake(assignment, path)
-        if only and spec["NOTEBOOK"] != only:
-            continue
         failed = {r.test for r in results if r.status != "passed"}
         missing = [t for t in spec["MUST_FAIL"] if t not in failed]
         unknown = [t for t in spec["MUST_FAIL"] if t not in {r.test for r in results}]

@@ -13,9 +13,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from .sandbox import codec, protocol
+from . import plaindata
+from .sandbox import protocol
 from .sandbox.confine import die_with_parent
 
 
@@ -32,7 +33,6 @@ class SessionConfig:
     cells: list[str]
     probes_source: str
     load_timeout: float = 60.0
-    policy: dict = field(default_factory=dict)
 
 
 def clean_environment(scratch: str) -> dict:
@@ -48,32 +48,6 @@ def clean_environment(scratch: str) -> dict:
         "OMP_NUM_THREADS": "1",
         "MKL_NUM_THREADS": "1",
     }
-
-
-class SpawnLauncher:
-    """Start each worker as a new Python process (pays the interpreter's start-up)."""
-
-    def __init__(self):
-        self._procs: dict[int, subprocess.Popen] = {}
-
-    def start(self, scratch: str) -> tuple[int, int, int]:
-        to_worker_r, to_worker_w = os.pipe()
-        from_worker_r, from_worker_w = os.pipe()
-        proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "autograder.sandbox.worker", str(to_worker_r), str(from_worker_w)],
-            pass_fds=(to_worker_r, from_worker_w),
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            cwd=scratch, env=clean_environment(scratch), start_new_session=True,
-        )
-        os.close(to_worker_r)
-        os.close(from_worker_w)
-        self._procs[proc.pid] = proc
-        return proc.pid, to_worker_w, from_worker_r
-
-    def reap(self, pid: int) -> None:
-        proc = self._procs.pop(pid, None)
-        if proc is not None:
-            proc.wait()
 
 
 class ZygoteLauncher:
@@ -131,6 +105,9 @@ class Zygote:
             self.close()
             raise RuntimeError("the sandbox zygote failed to start")
 
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
     def close(self) -> None:
         try:
             os.killpg(self.proc.pid, signal.SIGKILL)
@@ -141,9 +118,9 @@ class Zygote:
 
 
 class Session:
-    def __init__(self, config: SessionConfig, launcher=None):
+    def __init__(self, config: SessionConfig, launcher: "ZygoteLauncher"):
         self.config = config
-        self.launcher = launcher or SpawnLauncher()
+        self.launcher = launcher
         self.skip: set[int] = set()
         self.enforced: dict = {}
         self.pid: int | None = None
@@ -164,12 +141,12 @@ class Session:
         try:
             protocol.send(self.to_worker, {
                 "cells": self.config.cells, "probes": self.config.probes_source,
-                "skip": sorted(self.skip), "policy": dict(self.config.policy, scratch=self.scratch),
+                "skip": sorted(self.skip), "policy": {"scratch": self.scratch},
             })
             while True:
                 event = protocol.receive(self.from_worker, deadline)
                 if not isinstance(event, dict):
-                    raise codec.DecodeError("bad event")
+                    raise plaindata.DecodeError("bad event")
                 if event.get("event") == "cell" and isinstance(event.get("index"), int):
                     current = event["index"]
                     deadline = time.monotonic() + self.config.load_timeout
@@ -178,8 +155,8 @@ class Session:
                     self.enforced = {str(k): v for k, v in enforced.items()} if isinstance(enforced, dict) else {}
                     return True
                 else:
-                    raise codec.DecodeError("unexpected event")
-        except (protocol.ChannelClosed, protocol.ChannelTimeout, codec.DecodeError, OSError):
+                    raise plaindata.DecodeError("unexpected event")
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError):
             self.kill()
             if current is None:
                 raise WorkerBroken("the grading worker failed before running any of your code")
@@ -217,12 +194,12 @@ class Session:
     def call(self, probe: str, params: dict, timeout: float) -> Outcome:
         self.ensure_started()
         try:
-            protocol.send(self.to_worker, {"probe": probe, "params": codec.to_plain(params)})
+            protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params)})
             reply = protocol.receive(self.from_worker, time.monotonic() + timeout)
         except protocol.ChannelTimeout:
             self.kill()
             return Outcome("timeout")
-        except (protocol.ChannelClosed, OSError, codec.DecodeError):
+        except (protocol.ChannelClosed, OSError, plaindata.DecodeError):
             self.kill()
             return Outcome("crashed")
         return _interpret(reply)
@@ -234,12 +211,12 @@ def _interpret(reply) -> Outcome:
     (kind, value), = reply.items()
     try:
         if kind == "ok":
-            return Outcome("ok", codec.from_plain(value))
+            return Outcome("ok", plaindata.from_plain(value))
         if kind in ("missing", "raised") and isinstance(value, str):
             return Outcome(kind, value[:100])
         if kind == "unencodable":
             return Outcome("unencodable")
-    except codec.DecodeError:
+    except plaindata.DecodeError:
         pass
     return Outcome("crashed")
 

@@ -1,7 +1,8 @@
 """What hidden suites are written with.
 
 A suite is a pytest module ``autograder/suites/<assignment>/test_<notebook>.py``; its probes
-(the code that runs the student's functions) live in ``probes/p<notebook>.py`` beside it.
+(the code that runs the student's functions) live in ``probes/p<notebook>.py`` beside it and
+are loaded with ``P = load_probes(__file__)``.
 A test asks for the ``observe`` fixture, calls ``observe(probe, **inputs)`` to run a probe on
 the student's code and get plain data back, and judges that data with plain asserts whose
 message is what the student reads::
@@ -18,6 +19,9 @@ process; in a notebook (the nbgrader route) both run in the student's kernel.
 from __future__ import annotations
 
 import builtins
+import importlib.util
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,6 +35,22 @@ HYPOTHESIS = dict(
     suppress_health_check=[HealthCheck.function_scoped_fixture],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
 )
+
+
+def load_probes(suite_file: str):
+    """The probes module of the suite in ``suite_file`` (``probes/p<notebook>.py`` beside it),
+    imported by path: a course's suites need not be an importable package."""
+    from .course import probes_beside
+
+    path = probes_beside(Path(suite_file))
+    name = f"_probes_{path.parent.parent.name}_{path.stem}"
+    module = sys.modules.get(name)
+    if module is None or module.__file__ != str(path):
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
 
 
 def graded(task: str, points: float):

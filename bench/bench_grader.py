@@ -21,7 +21,10 @@ sys.path.insert(0, str(ROOT))
 
 from autograder import demo  # noqa: E402
 from autograder.batch import default_jobs  # noqa: E402
+from autograder.course import Course  # noqa: E402
 from autograder.selfcheck import load_mistake  # noqa: E402
+
+LECTURE8 = Course.locate(ROOT).assignment("lecture8")
 
 
 def timed(cmd, cwd):
@@ -41,16 +44,16 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="bench-grader-"))
     try:
         root = work / "course-root"
-        release_dir = demo.release(root)
-        solved = demo._solutions_by_grade_id()
+        release_dir = demo.release(LECTURE8, root)
+        solved = demo.solutions_by_grade_id(LECTURE8)
         mistakes = dict(solved)
         for name in demo.DEMO_MISTAKES:
-            mistakes.update(load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)["CELLS"])
+            mistakes.update(load_mistake(LECTURE8.mistakes_dir / name)["CELLS"])
         for i in range(args.students):
-            demo.submit(release_dir, root, f"student{i}", solved if i % 2 == 0 else mistakes)
+            demo.submit(release_dir, root, LECTURE8.name, f"student{i}", solved if i % 2 == 0 else mistakes)
         n_notebooks = args.students * len(list(release_dir.glob("*.ipynb")))
 
-        t_nbgrader, _ = timed([sys.executable, "-m", "nbgrader", "autograde", demo.ASSIGNMENT, "--force", "--log-level=WARN"], root)
+        t_nbgrader, _ = timed([sys.executable, "-m", "nbgrader", "autograde", LECTURE8.name, "--force", "--log-level=WARN"], root)
         t_one, out = timed([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work / "g1"), "--jobs", "1"], ROOT)
         jobs = default_jobs()
         t_all, _ = timed([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work / "g2"), "--jobs", str(jobs)], ROOT)

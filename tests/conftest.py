@@ -4,11 +4,20 @@ from pathlib import Path
 
 import pytest
 
+from autograder.course import Course
+
 ROOT = Path(__file__).resolve().parents[1]
-ASSIGNMENT = "lecture8"
-SOLUTIONS = ROOT / "solutions" / ASSIGNMENT
-RELEASE = ROOT / "course" / ASSIGNMENT
-NOTEBOOKS = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))
+COURSE = Course.locate(ROOT)
+ASSIGNMENTS = [COURSE.assignment(name) for name in COURSE.assignments()]
+# (assignment, notebook) pairs of every discovered assignment: generic checks run on all.
+NOTEBOOKS = [(a, nb) for a in ASSIGNMENTS for nb in a.notebooks()]
+# lecture8 is the course's own assignment: tests that need its particular notebooks use it.
+LECTURE8 = COURSE.assignment("lecture8")
+
+
+def notebook_id(pair) -> str:
+    assignment, notebook = pair
+    return f"{assignment.name}/{notebook}"
 
 
 def venv_env() -> dict:
@@ -17,10 +26,22 @@ def venv_env() -> dict:
 
 
 @pytest.fixture(scope="session")
-def release_root(tmp_path_factory):
-    """A scratch nbgrader course root with the release generated from solutions/ (once)."""
+def release_of(tmp_path_factory):
+    """release_of(assignment): a scratch nbgrader course root with that assignment released
+    from solutions/ by nbgrader (made once per session)."""
     from autograder.demo import release
 
-    root = tmp_path_factory.mktemp("course-root")
-    release(root)
-    return root
+    roots = {}
+
+    def make(assignment):
+        if assignment.name not in roots:
+            roots[assignment.name] = tmp_path_factory.mktemp(f"course-root-{assignment.name}")
+            release(assignment, roots[assignment.name])
+        return roots[assignment.name]
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def release_root(release_of):
+    return release_of(LECTURE8)

@@ -16,11 +16,12 @@ import pytest
 
 from autograder import cli
 from autograder.sandbox.confine import landlock_abi
-from conftest import ASSIGNMENT, ROOT, SOLUTIONS
+from conftest import LECTURE8
 
+ASSIGNMENT = LECTURE8.name
 NB = "01_graph_accumulation"
-SUITE = ROOT / "autograder" / "suites" / ASSIGNMENT / f"test_{NB}.py"
-SOLUTION_NB = SOLUTIONS / f"{NB}.ipynb"
+SUITE = LECTURE8.suite(NB)
+SOLUTION_NB = LECTURE8.source_notebook(NB)
 
 
 def solution(grade_id):
@@ -264,7 +265,7 @@ def test_endless_sgd_step_loses_only_the_tests_that_call_it(release_root, tmp_pa
     """04_module_sgd with an SGD.step that never returns: the five Task 4.4 tests that step
     (10 points) time out; Task 4.4's reset_grad test and every other task still score."""
     name = "04_module_sgd"
-    sols = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(SOLUTIONS / f"{name}.ipynb", 4).cells
+    sols = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(LECTURE8.source_notebook(name), 4).cells
             if c.metadata.get("nbgrader", {}).get("solution")}
     sols["task4_4_sgd"] = (
         "class SGD(Optimizer):\n"

@@ -9,8 +9,8 @@ import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder import notebook as nbmod
-from autograder.sandbox import codec
-from autograder.session import Session, SessionConfig
+from autograder import plaindata as codec
+from autograder.session import Session, SessionConfig, Zygote, ZygoteLauncher
 from autograder.suite import describe_outcome
 
 
@@ -169,7 +169,7 @@ def test_only_builtin_exception_names_reach_the_student():
 
 # --- session ----------------------------------------------------------------------------------
 PROBES = '''
-from autograder.sandbox.probing import need, probe
+from autograder.probing import need, probe
 
 @probe("f")
 def call(ns, x):
@@ -177,11 +177,22 @@ def call(ns, x):
 '''
 
 
-def session(cells, **kw):
-    return Session(SessionConfig(cells, PROBES, load_timeout=kw.pop("load_timeout", 5.0), **kw))
+@pytest.fixture(scope="module")
+def zygote():
+    z = Zygote()
+    yield z
+    z.close()
 
 
-def test_session_answers_and_survives_crashes_and_hangs():
+@pytest.fixture
+def session(zygote):
+    def make(cells, **kw):
+        return Session(SessionConfig(cells, PROBES, load_timeout=kw.pop("load_timeout", 5.0), **kw), ZygoteLauncher(zygote.path))
+
+    return make
+
+
+def test_session_answers_and_survives_crashes_and_hangs(session):
     s = session(["import os, time", "def f(x):\n    if x == 1: os._exit(3)\n    if x == 2: time.sleep(100)\n    return x * 2"])
     try:
         assert s.call("call", {"x": 5}, 5).value == 10
@@ -193,7 +204,7 @@ def test_session_answers_and_survives_crashes_and_hangs():
         s.close()
 
 
-def test_session_skips_a_cell_that_kills_or_hangs_the_worker():
+def test_session_skips_a_cell_that_kills_or_hangs_the_worker(session):
     s = session(["import os", "os._exit(1)", "import time\ntime.sleep(100)", "def f(x): return -x"], load_timeout=1.0)
     try:
         assert s.call("call", {"x": 3}, 5).value == -3
@@ -202,7 +213,7 @@ def test_session_skips_a_cell_that_kills_or_hangs_the_worker():
         s.close()
 
 
-def test_session_reports_missing_names_and_unencodable_values():
+def test_session_reports_missing_names_and_unencodable_values(session):
     s = session(["def g(): pass"])
     try:
         assert s.call("call", {"x": 1}, 5).kind == "missing"

@@ -10,12 +10,19 @@ from pathlib import Path
 import pytest
 
 from autograder import cli, demo
-from autograder.runner import collect_tests
-from autograder.selfcheck import load_mistake, task_of
-from conftest import ASSIGNMENT, NOTEBOOKS, ROOT, venv_env
+from autograder.course import task_of
+from autograder.selfcheck import load_mistake
+from autograder.suiterun import collect_tests
+from conftest import LECTURE8, venv_env
 
-SUITES = ROOT / "autograder" / "suites" / ASSIGNMENT
-TASK_OF_TEST = {(n, t): task for n in NOTEBOOKS for t, _, task, _ in collect_tests(ASSIGNMENT, n)}
+ASSIGNMENT = LECTURE8.name
+NOTEBOOKS = LECTURE8.notebooks()
+SUITES = LECTURE8.suite_dir
+TASK_OF_TEST = {(n, t): task for n in NOTEBOOKS for t, _, task, _ in collect_tests(LECTURE8.suite(n))}
+
+
+def suite_tests(notebook):
+    return collect_tests(LECTURE8.suite(notebook))
 
 
 def grade(*args):
@@ -27,14 +34,7 @@ def course(release_root, tmp_path_factory):
     """The release plus three submissions: solved, untouched, and with two mistakes."""
     root = tmp_path_factory.mktemp("graded")
     shutil.copytree(release_root, root, dirs_exist_ok=True)
-    release_dir = root / "course" / ASSIGNMENT
-    solved = demo._solutions_by_grade_id()
-    demo.submit(release_dir, root, "solved", solved)
-    demo.submit(release_dir, root, "untouched", {})
-    mistakes = dict(solved)
-    for name in demo.DEMO_MISTAKES:
-        mistakes.update(load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)["CELLS"])
-    demo.submit(release_dir, root, "mistakes", mistakes)
+    demo.make_submissions(LECTURE8, root, root / "course" / ASSIGNMENT, demo.DEMO_MISTAKES, say=lambda _: None)
     out = root / "out"
     assert grade(root, "--out", out, "--jobs", 2) == 0
     return root, out
@@ -45,7 +45,7 @@ def read_csv(path):
 
 
 def max_points():
-    return {n: sum(p for *_, p in collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS}
+    return {n: sum(p for *_, p in suite_tests(n)) for n in NOTEBOOKS}
 
 
 def test_grades_csv_has_a_row_per_test(course):
@@ -53,7 +53,7 @@ def test_grades_csv_has_a_row_per_test(course):
     text = (out / "grades.csv").read_text()
     assert text.splitlines()[0] == "student,notebook,test,score,max_score,status"
     rows = read_csv(out / "grades.csv")
-    n_tests = sum(len(collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS)
+    n_tests = sum(len(suite_tests(n)) for n in NOTEBOOKS)
     assert len(rows) == 3 * n_tests
     assert {r["status"] for r in rows} <= {"passed", "failed"}
 
@@ -79,7 +79,7 @@ def test_mistakes_lose_exactly_their_tests(course):
     failed = {(r["notebook"], r["test"]) for r in read_csv(out / "grades.csv") if r["student"] == "mistakes" and r["status"] == "failed"}
     expected, touched = set(), set()
     for name in demo.DEMO_MISTAKES:
-        spec = load_mistake(ROOT / "tests" / "fixtures" / "mistakes" / name)
+        spec = load_mistake(LECTURE8.mistakes_dir / name)
         expected |= {(spec["NOTEBOOK"], t) for t in spec["MUST_FAIL"]}
         touched |= {(spec["NOTEBOOK"], task_of(gid)) for gid in spec["CELLS"]}
     assert expected <= failed
@@ -210,9 +210,10 @@ def test_gradescope_zip_grades_a_submission_into_results_json(course, tmp_path):
     from autograder import gradescope
 
     root, _ = course
-    zpath = gradescope.build(tmp_path / "ag.zip")
+    zpath = gradescope.build(LECTURE8, tmp_path / "ag.zip")
     names = zipfile.ZipFile(zpath).namelist()
     assert "setup.sh" in names and "run_autograder" in names and "autograder/cli.py" in names
+    assert "autograder/suites/lecture8/test_01_graph_accumulation.py" in names
     assert not any("tests/" in n or n.startswith("course/") for n in names)
     base = tmp_path / "autograder"
     zipfile.ZipFile(zpath).extractall(base / "source")
@@ -220,12 +221,15 @@ def test_gradescope_zip_grades_a_submission_into_results_json(course, tmp_path):
     upload.mkdir()
     for name in NOTEBOOKS[:2]:  # a partial upload: the other notebooks score 0
         shutil.copy(root / "submitted" / "solved" / ASSIGNMENT / f"{name}.ipynb", upload)
-    env = dict(venv_env(), AUTOGRADER_ROOT=str(base), AUTOGRADER_PYTHON=sys.executable, PYTHONPATH=str(base / "source"))
+    (base / "venv" / "bin").mkdir(parents=True)  # stands in for setup.sh's venv (tested for real elsewhere)
+    (base / "venv" / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    (base / "venv" / "bin" / "python").chmod(0o755)
+    env = dict(venv_env(), AUTOGRADER_ROOT=str(base), PYTHONPATH=str(base / "source"))
     subprocess.run(["bash", str(base / "source" / "run_autograder")], env=env, check=True, capture_output=True)
     data = json.loads((base / "results" / "results.json").read_text())
     full = max_points()
     assert data["score"] == full[NOTEBOOKS[0]] + full[NOTEBOOKS[1]]
-    assert len(data["tests"]) == sum(len(collect_tests(ASSIGNMENT, n)) for n in NOTEBOOKS)
+    assert len(data["tests"]) == sum(len(suite_tests(n)) for n in NOTEBOOKS)
     for t in data["tests"]:
         assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(t)
         assert t["status"] in ("passed", "failed") and 0 <= t["score"] <= t["max_score"]

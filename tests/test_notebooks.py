@@ -7,18 +7,27 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from autograder.runner import collect_tests
-from autograder.selfcheck import stub, task_of
-from conftest import ASSIGNMENT, NOTEBOOKS, RELEASE, ROOT, SOLUTIONS
+from autograder.course import task_of
+from autograder.selfcheck import stub
+from autograder.suiterun import collect_tests
+from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
 
 EXPECTED = [
     "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_sgd", "05_tensor_tuple", "06_init_variance",
 ]
 
 
-def test_all_six_segments_exist():
-    assert NOTEBOOKS == EXPECTED
-    assert sorted(p.stem for p in RELEASE.glob("*.ipynb")) == EXPECTED
+def test_all_lecture8_segments_exist():
+    assert LECTURE8.notebooks() == EXPECTED
+    assert sorted(p.stem for p in LECTURE8.release_dir.glob("*.ipynb")) == EXPECTED
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS, ids=lambda a: a.name)
+def test_every_notebook_has_its_suite_probes_and_release(assignment):
+    for notebook in assignment.notebooks():
+        assert assignment.suite(notebook).is_file(), f"no hidden suite {assignment.suite(notebook)}"
+        assert assignment.probes(notebook).is_file(), f"no probes {assignment.probes(notebook)}"
+        assert assignment.released_notebook(notebook).is_file(), f"{notebook} is not released: run `make release`"
 
 
 def all_notebooks_in_git():
@@ -34,19 +43,20 @@ def test_notebook_valid_and_without_outputs(path):
             assert cell.outputs == [] and cell.execution_count is None, f"{path.name}: a code cell carries outputs"
 
 
-def _cells(name, where=SOLUTIONS):
-    return nbformat.read(where / f"{name}.ipynb", as_version=4).cells
+def _cells(assignment, name, released=False):
+    path = assignment.released_notebook(name) if released else assignment.source_notebook(name)
+    return nbformat.read(path, as_version=4).cells
 
 
 def _grade_meta(cell):
     return cell.metadata.get("nbgrader", {})
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_task_markers_and_points_match_the_suite(name):
-    cells = _cells(name)
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_task_markers_and_points_match_the_suite(assignment, name):
+    cells = _cells(assignment, name)
     suite_points = {}
-    for _, _, task, points in collect_tests(ASSIGNMENT, name):
+    for _, _, task, points in collect_tests(assignment.suite(name)):
         suite_points[task] = suite_points.get(task, 0) + points
     tested = {}
     for cell in cells:
@@ -58,7 +68,7 @@ def test_task_markers_and_points_match_the_suite(name):
             assert task, f"test cell {meta.get('grade_id')} must be named task<N>_<M>_tests"
             assert cell.source.lstrip().startswith(f"# Task {task}"), f"{meta['grade_id']} must start with '# Task {task}'"
             assert meta.get("locked") is True
-            assert f'check_task("{ASSIGNMENT}", "{name}", "{task}", globals())' in cell.source
+            assert f'check_task("{task}", globals())' in cell.source
             tested[task] = meta["points"]
     assert tested == suite_points, "each test cell's points must equal the sum of its task's hidden test points"
     headings = "\n".join(c.source for c in cells if c.cell_type == "markdown")
@@ -66,18 +76,18 @@ def test_task_markers_and_points_match_the_suite(name):
         assert re.search(rf"^#+ .*Task {re.escape(task)}\b", headings, re.MULTILINE), f"no markdown heading for Task {task}"
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_setup_cell_checks_the_environment(name):
-    first_code = next(c for c in _cells(name) if c.cell_type == "code")
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_setup_cell_checks_the_environment(assignment, name):
+    first_code = next(c for c in _cells(assignment, name) if c.cell_type == "code")
     assert "setup" in first_code.metadata.get("tags", [])
     assert "import needle" in first_code.source and "make setup" in first_code.source
-    assert "sys.path" not in "".join(c.source for c in _cells(name))
+    assert "sys.path" not in "".join(c.source for c in _cells(assignment, name))
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_release_has_stubs_and_no_solutions_or_hidden_tests(name):
-    source = {(_grade_meta(c).get("grade_id") or c.get("id")): c for c in _cells(name)}
-    for cell in _cells(name, RELEASE):
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_release_has_stubs_and_no_solutions_or_hidden_tests(assignment, name):
+    source = {(_grade_meta(c).get("grade_id") or c.get("id")): c for c in _cells(assignment, name)}
+    for cell in _cells(assignment, name, released=True):
         text = cell.source
         assert "### BEGIN SOLUTION" not in text and "### END SOLUTION" not in text
         assert "HIDDEN TESTS" not in text and "check_task" not in text and "autograder" not in text
@@ -89,12 +99,14 @@ def test_release_has_stubs_and_no_solutions_or_hidden_tests(name):
             assert "raise NotImplementedError()" in text
 
 
-def test_release_is_in_sync_with_nbgrader(release_root):
+@pytest.mark.parametrize("assignment", ASSIGNMENTS, ids=lambda a: a.name)
+def test_release_is_in_sync_with_nbgrader(assignment, release_of):
     """course/ is exactly what `nbgrader generate_assignment` makes from solutions/ now."""
-    for name in NOTEBOOKS:
-        fresh = json.loads((release_root / "course" / ASSIGNMENT / f"{name}.ipynb").read_text())
-        committed = json.loads((RELEASE / f"{name}.ipynb").read_text())
-        assert fresh == committed, f"course/{ASSIGNMENT}/{name}.ipynb is stale: run `make release` and commit"
+    root = release_of(assignment)
+    for name in assignment.notebooks():
+        fresh = json.loads((root / "course" / assignment.name / f"{name}.ipynb").read_text())
+        committed = json.loads(assignment.released_notebook(name).read_text())
+        assert fresh == committed, f"course/{assignment.name}/{name}.ipynb is stale: run `make release ASSIGNMENT={assignment.name}` and commit"
 
 
 def _execute(nb, cwd):
@@ -104,9 +116,9 @@ def _execute(nb, cwd):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_solution_notebook_runs_clean_with_hidden_tests(name, tmp_path):
-    nb = nbformat.read(SOLUTIONS / f"{name}.ipynb", as_version=4)
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_solution_notebook_runs_clean_with_hidden_tests(assignment, name, tmp_path):
+    nb = nbformat.read(assignment.source_notebook(name), as_version=4)
     _execute(nb, tmp_path)
     text = []
     for cell in nb.cells:
@@ -122,9 +134,9 @@ def test_solution_notebook_runs_clean_with_hidden_tests(name, tmp_path):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_released_notebook_runs_until_its_first_stub(name, tmp_path):
-    nb = nbformat.read(RELEASE / f"{name}.ipynb", as_version=4)
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_released_notebook_runs_until_its_first_stub(assignment, name, tmp_path):
+    nb = nbformat.read(assignment.released_notebook(name), as_version=4)
     first_stub = next(i for i, c in enumerate(nb.cells) if _grade_meta(c).get("solution"))
     with pytest.raises(CellExecutionError) as err:
         _execute(nb, tmp_path)

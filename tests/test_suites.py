@@ -4,22 +4,22 @@ to catch it (while passing others: it is a mistake, not a stub)."""
 import pytest
 
 from autograder import selfcheck
-from conftest import ASSIGNMENT, NOTEBOOKS, ROOT
+from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, notebook_id
 
-MISTAKES = sorted((ROOT / "tests" / "fixtures" / "mistakes").glob("*.py"))
+MISTAKES = [(a, path) for a in ASSIGNMENTS for path in a.mistakes()]
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_solutions_pass_every_hidden_test(name):
-    results = selfcheck.check_solutions(ASSIGNMENT, name)
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_solutions_pass_every_hidden_test(assignment, name):
+    results = selfcheck.check_solutions(assignment, name)
     assert results, f"{name}: the suite has no tests"
     failed = [f"{r.test}: {r.message}" for r in results if r.status != "passed"]
     assert not failed, f"{name}: the solutions fail hidden tests: {failed}"
 
 
-@pytest.mark.parametrize("name", NOTEBOOKS)
-def test_each_stub_fails_every_test_of_its_task(name):
-    by_task = selfcheck.check_stubs(ASSIGNMENT, name)
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_each_stub_fails_every_test_of_its_task(assignment, name):
+    by_task = selfcheck.check_stubs(assignment, name)
     assert by_task, f"{name}: no tasks found"
     for task, results in by_task.items():
         assert results, f"{name}: task {task} has no hidden tests"
@@ -28,9 +28,9 @@ def test_each_stub_fails_every_test_of_its_task(name):
         assert all("NotImplementedError" in r.message for r in results), f"Task {task}: a stub's failure should say NotImplementedError"
 
 
-@pytest.mark.parametrize("path", MISTAKES, ids=lambda p: p.stem)
-def test_plausible_mistake_loses_the_test_meant_to_catch_it(path):
-    spec, results = selfcheck.check_mistake(ASSIGNMENT, path)
+@pytest.mark.parametrize("assignment, path", MISTAKES, ids=[f"{a.name}/{p.stem}" for a, p in MISTAKES])
+def test_plausible_mistake_loses_the_test_meant_to_catch_it(assignment, path):
+    spec, results = selfcheck.check_mistake(assignment, path)
     by_name = {r.test: r for r in results}
     for test in spec["MUST_FAIL"]:
         assert test in by_name, f"{path.name}: no test {test} in the suite"
@@ -40,10 +40,10 @@ def test_plausible_mistake_loses_the_test_meant_to_catch_it(path):
 
 
 def test_mistake_fixtures_cover_the_required_ones():
-    docs = " ".join(selfcheck.load_mistake(p)["doc"].lower() for p in MISTAKES)
-    notebooks = {selfcheck.load_mistake(p)["NOTEBOOK"] for p in MISTAKES}
-    assert "recursive" in docs
-    assert set(NOTEBOOKS) <= notebooks, f"notebooks without a mistake fixture: {sorted(set(NOTEBOOKS) - notebooks)}"
+    specs = [selfcheck.load_mistake(p) for p in LECTURE8.mistakes()]
+    assert "recursive" in " ".join(s["doc"].lower() for s in specs)
+    covered = {s["NOTEBOOK"] for s in specs}
+    assert set(LECTURE8.notebooks()) <= covered, f"notebooks without a mistake fixture: {sorted(set(LECTURE8.notebooks()) - covered)}"
 
 
 def test_stub_matches_nbgrader_clear_solutions():

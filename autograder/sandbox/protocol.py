@@ -6,7 +6,7 @@ import select
 import struct
 import time
 
-from . import codec
+from .. import plaindata
 
 MAX_MESSAGE = 64 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -21,9 +21,9 @@ class ChannelTimeout(TimeoutError):
 
 
 def send(fd: int, message) -> None:
-    body = codec.dumps(message)
+    body = plaindata.dumps(message)
     if len(body) > MAX_MESSAGE:
-        raise codec.EncodeError("message too large")
+        raise plaindata.EncodeError("message too large")
     data = _HEADER.pack(len(body)) + body
     view = memoryview(data)
     while view:
@@ -50,5 +50,5 @@ def receive(fd: int, deadline: float | None = None):
     """The next message (raw JSON value), waiting at most until ``deadline`` (monotonic)."""
     (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size, deadline))
     if size > MAX_MESSAGE:
-        raise codec.DecodeError("message too large")
-    return codec.loads(_read_exact(fd, size, deadline))
+        raise plaindata.DecodeError("message too large")
+    return plaindata.loads(_read_exact(fd, size, deadline))

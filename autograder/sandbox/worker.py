@@ -11,8 +11,9 @@ import re
 import sys
 import types
 
-from . import codec, protocol
-from .probing import Missing
+from .. import plaindata
+from . import protocol
+from ..probing import Missing
 
 _MAGIC = re.compile(r"^([ \t]*)[%!].*$", re.MULTILINE)
 
@@ -46,11 +47,11 @@ def _load(request: dict, out_fd: int, enforced: dict) -> tuple[dict, types.Modul
 def _answer(ns: dict, probes: types.ModuleType, request: dict) -> dict:
     try:
         fn = getattr(probes, request["probe"])
-        value = fn(ns, **codec.from_plain(request["params"]))
-        return {"ok": codec.to_plain(value)}
+        value = fn(ns, **plaindata.from_plain(request["params"]))
+        return {"ok": plaindata.to_plain(value)}
     except Missing as exc:
         return {"missing": str(exc.name)}
-    except codec.EncodeError:
+    except plaindata.EncodeError:
         return {"unencodable": True}
     except BaseException as exc:
         return {"raised": _describe(exc)}
@@ -73,7 +74,7 @@ def main(argv: list[str]) -> int:
         reply = _answer(ns, probes, request)
         try:
             protocol.send(out_fd, reply)
-        except (codec.EncodeError, ValueError):
+        except (plaindata.EncodeError, ValueError):
             protocol.send(out_fd, {"unencodable": True})
 
 

@@ -31,7 +31,8 @@ def _preimport() -> None:
     import needle  # noqa: F401
     import needle.gradcheck  # noqa: F401
 
-    from . import codec, confine, probing, protocol, worker  # noqa: F401
+    from .. import plaindata, probing  # noqa: F401
+    from . import confine, protocol, worker  # noqa: F401
 
 
 def _recv(conn: socket.socket):

@@ -1,7 +1,8 @@
 """Hidden tests for 01_graph_accumulation (Tasks 1.1 and 1.2)."""
-from autograder.suite import expect_int, graded
-from autograder.suites.lecture8.probes import p01_graph_accumulation as P
+from autograder.suite import expect_int, graded, load_probes
 from needle.autograd import graph_node_count
+
+P = load_probes(__file__)
 
 # --- Task 1.1: count_graph_nodes -------------------------------------------------------------
 

@@ -4,8 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import needle as ndl
-from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
-from autograder.suites.lecture8.probes import p04_module_sgd as P
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, load_probes
+
+P = load_probes(__file__)
 
 
 

@@ -4,8 +4,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded
-from autograder.suites.lecture8.probes import p05_tensor_tuple as P
+from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, load_probes
+
+P = load_probes(__file__)
 
 SETTINGS = settings(max_examples=25, **HYPOTHESIS)
 

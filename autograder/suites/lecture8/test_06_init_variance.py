@@ -17,8 +17,9 @@ import math
 
 import numpy as np
 
-from autograder.suite import assert_close, graded
-from autograder.suites.lecture8.probes import p06_init_variance as P
+from autograder.suite import assert_close, graded, load_probes
+
+P = load_probes(__file__)
 
 BIG = (500, 240)  # 120,000 draws, fan_in != fan_out so that a fan_out or Xavier formula shows
 

@@ -2,7 +2,7 @@
 count_graph_nodes / graph_depth."""
 import needle as ndl
 
-from autograder.sandbox.probing import need, probe
+from autograder.probing import need, probe
 
 
 # --- graph builders (also used by the trusted side to compute references) -----------------

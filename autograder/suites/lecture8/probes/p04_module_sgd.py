@@ -8,7 +8,7 @@ builders below are also imported by the suite, to compute references with needle
 import numpy as np
 
 import needle as ndl
-from autograder.sandbox.probing import need, probe
+from autograder.probing import need, probe
 
 # --- module trees (Task 4.1) ----------------------------------------------------------------
 # A tree is plain data, one list per node:

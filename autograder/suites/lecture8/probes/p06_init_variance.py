@@ -4,7 +4,7 @@ import numpy as np
 
 import needle as ndl
 
-from autograder.sandbox.probing import need, probe
+from autograder.probing import need, probe
 
 
 # --- input builders (also used by the trusted side) ----------------------------------------

@@ -1,0 +1,180 @@
+"""Deliver this grader's feedback through nbgrader's exchange.
+
+After ``python -m autograder grade COURSE_ROOT --out DIR [--gradebook]``, :func:`place_feedback`
+puts each student's ``DIR/<student>/feedback.html`` where ``nbgrader release_feedback`` looks
+for it, in place of what ``nbgrader generate_feedback`` would write (nbgrader's feedback renders
+the autograded notebooks, hidden test cells included, so it must never reach students)::
+
+    COURSE_ROOT/feedback/<student>/<assignment>/<notebook>.html   this grader's page, one copy per
+                                                                  notebook the student submitted
+    COURSE_ROOT/feedback/<student>/<assignment>/timestamp.txt          copied from submitted/...
+    COURSE_ROOT/feedback/<student>/<assignment>/submission_secret.txt  copied from submitted/...
+
+nbgrader's model is one HTML page per notebook; this grader's page covers the whole assignment,
+so every notebook gets the same page (byte for byte) and the student sees it whichever notebook's
+feedback they open. ``release_feedback`` publishes each page in the exchange as
+``md5(submission_secret + notebook_id).html``; the student's ``fetch_feedback`` computes the same
+names from the copy of the submission it keeps, so it finds exactly its own pages. Any other
+``*.html`` already in the folder (nbgrader's own feedback, a notebook no longer submitted) is
+removed, so nothing else is released.
+
+Then: ``nbgrader release_feedback <assignment>`` (or formgrader's *Release feedback*).
+
+Command line (until ``python -m autograder`` has it)::
+
+    python -m autograder.nbgrader_feedback COURSE_ROOT --from DIR [--assignment lecture8]
+
+Exit 0 when every submitted student's page was placed, 1 when some could not be (each is named,
+with the reason), 2 on bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import os
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FEEDBACK_PAGE = "feedback.html"
+# Text that only nbgrader's own feedback (or a notebook's hidden tests) contains: a page holding
+# any of these is not this grader's and is never placed.
+HIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "check_task(")
+NBGRADER_FILES = ("timestamp.txt", "submission_secret.txt")
+
+
+class FeedbackProblem(Exception):
+    """Bad input (no course root, no grader output, no submissions): the message says which."""
+
+
+@dataclass
+class Placed:
+    """What :func:`place_feedback` did: per student, the pages written or why none was."""
+
+    written: dict[str, list[Path]] = field(default_factory=dict)
+    skipped: dict[str, str] = field(default_factory=dict)
+
+
+def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8") -> Placed:
+    """Put this grader's ``grades/<student>/feedback.html`` into nbgrader's feedback folder of
+    ``course_root`` for every student with a collected submission of ``assignment``."""
+    course_root, grades = Path(course_root), Path(grades)
+    submitted = course_root / "submitted"
+    if not course_root.is_dir():
+        raise FeedbackProblem(f"{course_root} is not a directory; expected an nbgrader course root")
+    if not grades.is_dir() or not (grades / "grades.csv").is_file():
+        raise FeedbackProblem(
+            f"{grades} is not the grader's output: expected {grades / 'grades.csv'} "
+            f"(run `python -m autograder grade {course_root} --out {grades}` first)")
+    students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir() and not p.parent.name.startswith("."))
+    if not students:
+        raise FeedbackProblem(
+            f"no submissions of {assignment!r} in {submitted}: expected {submitted}/<student>/{assignment}/ "
+            f"(run `nbgrader collect {assignment}` first)")
+    placed = Placed()
+    for student in students:
+        reason = _place_one(course_root, grades, assignment, student, placed)
+        if reason:
+            placed.skipped[student] = reason
+    return placed
+
+
+def _place_one(course_root: Path, grades: Path, assignment: str, student: str, placed: Placed) -> str | None:
+    submission = course_root / "submitted" / student / assignment
+    page_path = grades / student / FEEDBACK_PAGE
+    if not page_path.is_file():
+        return f"not graded: {page_path} does not exist (grade the course root again)"
+    missing = [name for name in NBGRADER_FILES if not (submission / name).is_file()]
+    if missing:
+        return (f"{submission} has no {' or '.join(missing)}: it did not come through nbgrader's exchange "
+                f"(submit + collect), so nbgrader cannot deliver feedback for it; give the student {page_path}")
+    notebooks = sorted(p.stem for p in submission.glob("*.ipynb"))
+    if not notebooks:
+        return f"{submission} holds no notebook"
+    submitted_at = _parse_timestamp((submission / "timestamp.txt").read_text(encoding="utf-8"))
+    graded_at = _dt.datetime.fromtimestamp(page_path.stat().st_mtime, _dt.timezone.utc)
+    if submitted_at is not None and graded_at < submitted_at:
+        return (f"{page_path} ({graded_at:%Y-%m-%d %H:%M:%S} UTC) is older than the submission "
+                f"({submitted_at:%Y-%m-%d %H:%M:%S} UTC): grade again before releasing feedback")
+    page = page_path.read_bytes()
+    text = page.decode("utf-8", errors="replace")
+    leaked = [m for m in HIDDEN_MARKERS if m in text]
+    if leaked:
+        return f"{page_path} contains {leaked[0]!r}: it is not this grader's feedback page; not released"
+
+    dest = course_root / "feedback" / student / assignment
+    dest.mkdir(parents=True, exist_ok=True)
+    keep = {f"{nb}.html" for nb in notebooks}
+    for old in dest.glob("*.html"):
+        if old.name not in keep:
+            old.unlink()
+    for name in NBGRADER_FILES:
+        _write_atomic(dest / name, (submission / name).read_bytes())
+    written = []
+    for nb in notebooks:
+        _write_atomic(dest / f"{nb}.html", page)
+        written.append(dest / f"{nb}.html")
+    placed.written[student] = written
+    return None
+
+
+def _parse_timestamp(text: str) -> _dt.datetime | None:
+    """nbgrader's submission timestamp, or None when it cannot be read.
+
+    nbgrader writes ``%Y-%m-%d %H:%M:%S.%f %Z`` (``... UTC`` by default); another time zone
+    goes through nbgrader's own parser (slow to import, so only then)."""
+    text = text.strip()
+    if text.endswith(" UTC"):
+        try:
+            return _dt.datetime.fromisoformat(text[:-4]).replace(tzinfo=_dt.timezone.utc)
+        except ValueError:
+            pass
+    try:
+        from nbgrader.utils import parse_utc
+
+        ts = parse_utc(text)
+    except Exception:  # noqa: BLE001 - an unreadable timestamp only disables the staleness check
+        return None
+    return ts if ts.tzinfo else ts.replace(tzinfo=_dt.timezone.utc)
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(
+        prog="python -m autograder.nbgrader_feedback",
+        description="Put the grader's feedback pages where `nbgrader release_feedback` releases them.")
+    p.add_argument("course_root", type=Path, help="the nbgrader course root that was graded")
+    p.add_argument("--from", dest="grades", type=Path, required=True, help="the grader's --out folder")
+    p.add_argument("--assignment", default="lecture8", help="assignment name (default: lecture8)")
+    args = p.parse_args(argv)
+    try:
+        placed = place_feedback(args.course_root, args.grades, args.assignment)
+    except FeedbackProblem as exc:
+        print(f"nbgrader-feedback: error: {exc}", file=sys.stderr)
+        return 2
+    for student, pages in placed.written.items():
+        print(f"{student}: {len(pages)} page(s) in {pages[0].parent}")
+    for student, reason in placed.skipped.items():
+        print(f"{student}: NOT placed: {reason}", file=sys.stderr)
+    if placed.written:
+        print(f"next: nbgrader release_feedback {args.assignment} (in {args.course_root})")
+    return 1 if placed.skipped else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

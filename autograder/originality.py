@@ -1,0 +1,405 @@
+"""The originality report: how much of each task's answer also appears in another student's
+answer, in the instructor's solution, or in needle's own source (all within a student's reach).
+
+What is compared: a task's answer is the student's solution cells for that task (nbgrader
+grade_ids ``taskN_M_*``, matched as the grader matches them), joined. Each answer is compared
+with every other student's answer to the same task, with the instructor's solution of the task
+and with every file of needle (the best file is reported).
+
+How (copydetect, MOSS's winnowing): Pygments tokenizes the code; names become one token, strings
+another, comments and whitespace vanish, so renaming variables, rewording comments or re-indenting
+changes nothing. Every run of ``NOISE`` normalised tokens (copydetect's default noise threshold;
+copydetect counts a normalised character as a token, a name as one) is fingerprinted; shorter
+matches are not counted, so a one-line answer can match nothing. The released stub (signature,
+docstring, given lines) is blanked out of every answer and its k-grams are copydetect
+boilerplate: the text everybody was given counts for nobody.
+
+Similarity is the share of an answer's fingerprinted code that lies in matched spans. A pair of
+answers, or an answer and the solution, take the larger of their two shares (padding a copy with
+extra code does not hide it); against needle, the answer's share (needle's files are long).
+Between students, passages that more than ``max(COMMON_MIN, COMMON_SHARE * students)`` answers
+share are common idiom (MOSS's ``-m``) and are ignored, which also keeps the pair search
+near-linear; they still count against the solution and needle.
+
+Thresholds: a comparison is listed in originality.csv from ``LIST_SIMILARITY`` on and flagged
+(originality.html) from ``FLAG_SIMILARITY`` on. A flag is a reason to read the code, not a verdict.
+"""
+from __future__ import annotations
+
+import copy
+import csv
+import difflib
+import importlib.util
+import io
+import multiprocessing
+import os
+import re
+import sys
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from .course import Assignment, Course, task_of
+from .notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
+from .report import write_atomic
+from .submissions import UsageProblem, discover, printable
+
+try:  # the "originality" extra; main() says how to install it when it is missing
+    import copydetect
+    import copydetect.utils
+except ImportError:
+    copydetect = None
+
+NOISE = 25  # copydetect.defaults.NOISE_THRESHOLD: shortest match counted, in normalised tokens
+WINDOW = 1  # every k-gram is a fingerprint (copydetect's defaults: guarantee 25 - noise 25 + 1)
+LIST_SIMILARITY = 0.3
+FLAG_SIMILARITY = 0.6
+COMMON_MIN, COMMON_SHARE = 10, 0.05
+NEEDLE_CANDIDATES = 3  # needle files compared exactly per answer: those sharing most fingerprints
+CSV_HEADER = ["task", "student", "other", "other_kind", "similarity", "matched_tokens", "other_lines", "flagged"]
+STUB = "# YOUR CODE HERE\nraise NotImplementedError()"  # nbgrader_config.py's ClearSolutions.code_stub
+SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[ \t]*\n.*?^[ \t]*### END SOLUTION[ \t]*$", re.M | re.S)
+
+
+@dataclass
+class Code:
+    """One text compared: a student's answer to a task, the solution of a task, a needle file."""
+
+    kind: str  # "student", "solution" or "needle"
+    owner: str  # the student, "solution", or the needle file ("needle/autograd.py")
+    task: str  # "1.1"; "" for a needle file
+    text: str  # as written: what the report shows
+    stub_lines: frozenset = frozenset()  # 0-based lines of the released stub, blanked before fingerprinting
+    fingerprint: object = None  # copydetect.CodeFingerprint; None when too short to compare
+
+
+@dataclass(frozen=True)
+class Match:
+    code: Code  # always a student's answer
+    other: Code
+    similarity: float
+    matched_tokens: int
+    spans: tuple  # (start, end) character ranges of ``code.text`` that match
+    other_spans: tuple
+
+    @property
+    def flagged(self) -> bool:
+        return self.similarity >= FLAG_SIMILARITY
+
+
+@dataclass(frozen=True)
+class Task:
+    key: str  # "1.1", or the grade_id of a cell not named taskN_M_*
+    notebook: str
+    grade_ids: tuple
+    solution: str
+    stub: str
+
+
+# --- the instructor's side ------------------------------------------------------------------
+def released_stub(source: str) -> str:
+    """A solution cell as nbgrader releases it: each solution block replaced by the stub."""
+    return SOLUTION_BLOCK.sub(lambda m: "\n".join(m.group(1) + line for line in STUB.splitlines()), source)
+
+
+def task_key(grade_id: str) -> str:
+    return task_of(grade_id) or grade_id
+
+
+def instructor_tasks(instructor: dict, notebook: str) -> list[Task]:
+    """The tasks of an instructor notebook: its solution cells grouped by task, in order."""
+    grouped: dict[str, list] = defaultdict(list)
+    for cell in instructor["cells"]:
+        if is_solution(cell) and cell.get("cell_type") == "code":
+            grouped[task_key(grade_id(cell))].append(cell)
+    return [
+        Task(key, notebook, tuple(grade_id(c) for c in cells),
+             "\n\n".join(source_of(c) for c in cells), "\n\n".join(released_stub(source_of(c)) for c in cells))
+        for key, cells in grouped.items()
+    ]
+
+
+# --- fingerprints ----------------------------------------------------------------------------
+def without_stub(text: str, stub: str) -> tuple[str, frozenset]:
+    """``text`` with the lines it shares with the stub (in order, ignoring indentation) turned
+    into spaces, so character positions still point into ``text``; and those lines' numbers."""
+    lines = text.split("\n")
+    matcher = difflib.SequenceMatcher(None, [s.strip() for s in stub.split("\n")], [s.strip() for s in lines], autojunk=False)
+    blank = frozenset(j for block in matcher.get_matching_blocks() for j in range(block.b, block.b + block.size))
+    return "\n".join(" " * len(line) if i in blank else line for i, line in enumerate(lines)), blank
+
+
+def fingerprint(text: str, boilerplate=None):
+    """copydetect's fingerprint of Python code; None when no run of NOISE tokens is left."""
+    fp = copydetect.CodeFingerprint("code.py", NOISE, WINDOW, boilerplate, fp=io.StringIO(text), language="python")
+    return fp if fp.hashes else None
+
+
+def stub_boilerplate(stub: str) -> list:
+    """Every k-gram of the stub (window 1), as copydetect's own boilerplate files are read."""
+    return sorted(copydetect.CodeFingerprint("stub.py", NOISE, 1, fp=io.StringIO(stub), language="python").hashes)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What reading an answer needs from the instructor's side, per notebook and per task."""
+
+    instructor: dict  # notebook -> the instructor's notebook
+    tasks: dict  # notebook -> {task key: Task}
+    boilerplate: dict  # task key -> the stub's k-gram hashes
+
+
+def fingerprinted(kind: str, owner: str, task: Task, text: str, context: Context) -> Code:
+    blanked, stub_lines = without_stub(text, task.stub)
+    return Code(kind, owner, task.key, text, stub_lines, fingerprint(blanked, context.boilerplate[task.key]))
+
+
+def answers_of(job, context: Context) -> tuple[list[Code], str]:
+    """A notebook's answers, fingerprinted (those long enough to compare); or why it was skipped."""
+    try:
+        submitted = read_notebook(job.path)
+    except UnreadableNotebook as exc:
+        return [], f"{job.student}/{job.notebook}: {exc}"
+    sources: dict[str, list[str]] = defaultdict(list)
+    for cell_grade_id, cells in student_solutions(context.instructor[job.notebook], submitted):
+        sources[task_key(cell_grade_id)].extend(cells)
+    tasks = context.tasks[job.notebook]
+    answers = [fingerprinted("student", job.student, tasks[key], "\n\n".join(cells), context) for key, cells in sources.items() if key in tasks]
+    return [a for a in answers if a.fingerprint is not None], ""
+
+
+_worker_context: Context | None = None
+
+
+def _start_worker(context: Context) -> None:
+    global _worker_context
+    _worker_context = context
+
+
+def _worker_answers(job) -> tuple[list[Code], str]:
+    return answers_of(job, _worker_context)
+
+
+def read_answers(jobs, context: Context, processes: int) -> tuple[list[Code], list[str]]:
+    todo = [j for j in jobs if j.path is not None]
+    if processes > 1 and len(todo) > 1:
+        # fork: copydetect hashes k-grams with hash(), salted per interpreter; forked workers
+        # share this process's salt, so their fingerprints compare with ours.
+        with multiprocessing.get_context("fork").Pool(processes, _start_worker, (context,)) as pool:
+            results = pool.map(_worker_answers, todo, chunksize=max(1, len(todo) // (8 * processes)))
+    else:
+        results = [answers_of(j, context) for j in todo]
+    return [a for answers, _ in results for a in answers], [note for _, note in results if note]
+
+
+# --- comparing -------------------------------------------------------------------------------
+def compare(code: Code, other: Code, answer_share_only: bool = False, fps=None) -> Match:
+    """copydetect's comparison of two fingerprinted codes (``fps``: fingerprints to use instead)."""
+    fp, other_fp = fps or (code.fingerprint, other.fingerprint)
+    overlap, (share, other_share), (spans, other_spans) = copydetect.compare_files(fp, other_fp)
+    similarity = share if answer_share_only else max(share, other_share)
+    return Match(code, other, float(similarity), int(overlap), _ranges(spans), _ranges(other_spans))
+
+
+def _ranges(slices) -> tuple:
+    return tuple((int(s), int(e)) for s, e in zip(*slices)) if len(slices) and len(slices[0]) else ()
+
+
+def without_hashes(fp, drop: set):
+    """A copy of a fingerprint that ignores the ``drop`` fingerprints (coverage recomputed)."""
+    kept = copy.copy(fp)
+    kept.hashes = fp.hashes - drop
+    kept.hash_idx = {h: i for h, i in fp.hash_idx.items() if h not in drop}
+    kept.token_coverage = copydetect.utils.get_token_coverage(kept.hash_idx, fp.k, len(fp.filtered_code))
+    return kept
+
+
+def student_pairs(answers: list[Code]) -> list[Match]:
+    """The pairs of answers to one task that share uncommon fingerprints, compared."""
+    frequency = Counter(h for a in answers for h in a.fingerprint.hashes)
+    limit = max(COMMON_MIN, COMMON_SHARE * len(answers))
+    common = {h for h, n in frequency.items() if n > limit}
+    holders: dict[int, list[int]] = defaultdict(list)  # a shared, uncommon fingerprint -> its answers
+    for i, answer in enumerate(answers):
+        for h in answer.fingerprint.hashes:
+            if 1 < frequency[h] <= limit:
+                holders[h].append(i)
+    candidates = {(a, b) for ids in holders.values() for k, a in enumerate(ids) for b in ids[k + 1:]}
+    private: dict[int, object] = {}  # fingerprints without the common ones, made when needed
+
+    def uncommon(i):
+        if i not in private:
+            fp = answers[i].fingerprint
+            private[i] = without_hashes(fp, common & fp.hashes) if common & fp.hashes else fp
+        return private[i]
+
+    matches = []
+    for pair in sorted(candidates):
+        a, b = sorted(pair, key=lambda i: answers[i].owner)
+        matches.append(compare(answers[a], answers[b], fps=(uncommon(a), uncommon(b))))
+    return matches
+
+
+class NeedleIndex:
+    """needle's source files, fingerprinted once, and which files hold each fingerprint."""
+
+    def __init__(self, package: Path):
+        self.files = []
+        for path in sorted(package.rglob("*.py")):
+            text = path.read_text(encoding="utf-8")
+            fp = fingerprint(text)
+            if fp is not None:
+                self.files.append(Code("needle", path.relative_to(package.parent).as_posix(), "", text, frozenset(), fp))
+        self.holders: dict[int, list[int]] = defaultdict(list)
+        for i, code in enumerate(self.files):
+            for h in code.fingerprint.hashes:
+                self.holders[h].append(i)
+
+    def best_match(self, answer: Code) -> Match | None:
+        shared = Counter(i for h in answer.fingerprint.hashes for i in self.holders.get(h, ()))
+        candidates = sorted(shared, key=lambda i: (-shared[i], i))[:NEEDLE_CANDIDATES]
+        matches = [compare(answer, self.files[i], answer_share_only=True) for i in candidates]
+        return max(matches, key=lambda m: m.similarity, default=None)
+
+
+def needle_package() -> Path:
+    """The needle students import (found without importing it)."""
+    spec = importlib.util.find_spec("needle")
+    if spec is None or not spec.submodule_search_locations:
+        raise UsageProblem("needle is not importable here: install the course (pip install -e .) to compare with its source")
+    return Path(list(spec.submodule_search_locations)[0])
+
+
+# --- the whole report ------------------------------------------------------------------------
+@dataclass
+class Report:
+    matches: list  # the listed comparisons (similarity >= LIST_SIMILARITY), most similar first
+    students: int
+    answers: int
+    tasks: list  # [Task]
+    unreadable: list  # why notebooks were skipped
+
+
+def originality(assignment: Assignment, path: Path, processes: int | None = None) -> Report:
+    """Compare every answer found under ``path`` (a course root, a student's folder, a notebook)."""
+    jobs = discover(path, assignment)
+    notebooks = sorted({j.notebook for j in jobs})
+    instructor = {name: read_notebook(assignment.source_notebook(name)) for name in notebooks}
+    tasks = {name: {t.key: t for t in instructor_tasks(instructor[name], name)} for name in notebooks}
+    every_task = [t for name in notebooks for t in tasks[name].values()]
+    context = Context(instructor, tasks, {t.key: stub_boilerplate(t.stub) for t in every_task})
+    answers, unreadable = read_answers(jobs, context, processes or _cores())
+
+    by_task: dict[str, list[Code]] = defaultdict(list)
+    for answer in answers:
+        by_task[answer.task].append(answer)
+    needle = NeedleIndex(needle_package())
+    matches = []
+    for task in every_task:
+        solution = fingerprinted("solution", "solution", task, task.solution, context)
+        for answer in by_task[task.key]:
+            if solution.fingerprint is not None:
+                matches.append(compare(answer, solution))
+            best = needle.best_match(answer)
+            if best is not None:
+                matches.append(best)
+        matches += student_pairs(by_task[task.key])
+    listed = [m for m in matches if m.similarity >= LIST_SIMILARITY]
+    listed.sort(key=lambda m: (-m.similarity, m.code.task, m.code.owner, m.other.kind, m.other.owner))
+    return Report(listed, len({j.student for j in jobs}), len(answers), every_task, unreadable)
+
+
+def _cores() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+# --- outputs ---------------------------------------------------------------------------------
+def line_ranges(text: str, spans) -> str:
+    """1-based line ranges covered by character spans, e.g. "3-9 14-15"."""
+    ranges = []
+    for start, end in spans:
+        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, max(start, end - 1)) + 1
+        if ranges and first <= ranges[-1][1] + 1:
+            ranges[-1][1] = max(ranges[-1][1], last)
+        else:
+            ranges.append([first, last])
+    return " ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def originality_csv(report: Report) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for m in report.matches:
+        writer.writerow([_cell(m.code.task), _cell(m.code.owner), _cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
+                         m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no"])
+    return buf.getvalue()
+
+
+def summary(report: Report) -> str:
+    flagged = [m for m in report.matches if m.flagged]
+    kinds = Counter(m.other.kind for m in flagged)
+    lines = [f"originality: {report.answers} answers of {report.students} students to {len(report.tasks)} tasks; "
+             f"{len(flagged)} flagged (similarity >= {FLAG_SIMILARITY}): {kinds['student']} student pairs, "
+             f"{kinds['solution']} vs the solution, {kinds['needle']} vs needle"]
+    for m in flagged[:10]:
+        lines.append(f"  {m.similarity:5.2f}  task {m.code.task:<5} {printable(m.code.owner, 24):<24}  {m.other.kind:<8} {printable(m.other.owner, 32)}")
+    if len(flagged) > 10:
+        lines.append(f"  ... {len(flagged) - 10} more in the report")
+    for note in report.unreadable:
+        lines.append(f"  skipped {printable(note, 120)}")
+    return "\n".join(lines)
+
+
+def main(path: Path, out: Path, assignment: str = "lecture8", solutions: Path | None = None) -> int:
+    """Write ``out``/originality.html and originality.csv and print a summary. ``solutions``: a
+    course's ``solutions/`` folder (nbgrader's source directory, holding ``<assignment>/``);
+    default: that of the course found by ``Course.locate``. Returns 0 when the report was
+    written, 2 with a message on bad arguments."""
+    if copydetect is None:
+        return _fail('the originality report needs copydetect: pip install -e ".[originality]"')
+    from .originality_report import originality_html
+
+    try:
+        course = Course.locate() if solutions is None else Course(Path(solutions).resolve().parent)
+        if solutions is not None and course.solutions_dir != Path(solutions).resolve():
+            return _fail(f"--solutions {solutions}: expected a course's solutions/ folder (holding {assignment}/)")
+        chosen = Assignment(course, assignment)
+        if not chosen.notebooks():
+            known = sorted(p.name for p in course.solutions_dir.iterdir() if p.is_dir()) if course.solutions_dir.is_dir() else []
+            return _fail(f"unknown assignment {assignment!r}: no notebooks in {chosen.source_dir} (assignments there: {known})")
+        if Path(out).exists() and not Path(out).is_dir():
+            return _fail(f"--out {out} is a file; expected a folder for originality.html and originality.csv")
+        report = originality(chosen, Path(path))
+    except (UsageProblem, LookupError) as exc:
+        return _fail(str(exc))
+    write_atomic(Path(out) / "originality.csv", originality_csv(report))
+    write_atomic(Path(out) / "originality.html", originality_html(report))
+    print(summary(report))
+    print(f"report: {Path(out) / 'originality.html'}, {Path(out) / 'originality.csv'}")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"autograder: error: {message}", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m autograder.originality", description=__doc__.splitlines()[0])
+    parser.add_argument("path", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--assignment", default="lecture8")
+    parser.add_argument("--solutions", type=Path, default=None)
+    args = parser.parse_args()
+    sys.exit(main(args.path, args.out, args.assignment, args.solutions))

@@ -1,0 +1,119 @@
+"""originality.html: the flagged comparisons, most similar first, each opening onto the two codes
+side by side with the matching spans highlighted. One self-contained file (inline CSS, no
+script, no external asset); every text from a submission, names included, is HTML-escaped.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from html import escape
+
+from . import originality as orig
+
+CONTEXT_LINES = 3  # lines shown around the matched part of a needle file
+
+_STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:96rem;padding:0 1rem;color:#222;line-height:1.45}
+h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}table{border-collapse:collapse}
+td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}td.n{text-align:right}
+.note{background:#fff4e5;border:1px solid #f0c36d;padding:.6rem;border-radius:4px}
+details{border:1px solid #ddd;border-radius:4px;margin:.3rem 0}details[open]{border-color:#999}
+summary{cursor:pointer;padding:.35rem .6rem;display:grid;grid-template-columns:3rem 4.5rem 4rem 1fr 5rem 1fr 7rem;gap:.5rem}
+summary b{font-variant-numeric:tabular-nums}.pair{display:grid;grid-template-columns:1fr 1fr;gap:.8rem;padding:.6rem}
+.side{min-width:0}.side h3{font-size:.95rem;margin:.2rem 0}
+pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.82rem;margin:0;line-height:1.35}
+.ln{color:#999;user-select:none;display:inline-block;width:3.2em;text-align:right;margin-right:.8em}
+mark{background:#ffd54f}.stub{color:#aaa}.gap{color:#999;font-style:italic}
+"""
+
+
+def originality_html(report: "orig.Report") -> str:
+    flagged = [m for m in report.matches if m.flagged]
+    parts = [
+        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+        f"<title>Originality report</title><style>{_STYLE}</style></head><body>",
+        "<h1>Originality report</h1>",
+        f"<p>{report.answers} answers of {report.students} students to {len(report.tasks)} tasks, each compared with "
+        "every other student's answer to the same task, with the instructor's solution and with needle's source "
+        f"(copydetect's winnowing: names, comments and layout do not matter; matches shorter than {orig.NOISE} "
+        "normalised tokens do not count; the released stub, shown in grey, is ignored). "
+        f"Flagged: similarity of at least {orig.FLAG_SIMILARITY:.0%}, the share of the code in matched spans "
+        "(the larger share of the two codes; against needle, the answer's). "
+        f"Between students, passages that more than max({orig.COMMON_MIN}, {orig.COMMON_SHARE:.0%} of the answers) share "
+        "are common idiom and are ignored. A flag is a reason to read the code, not a verdict. "
+        f"originality.csv lists every comparison from {orig.LIST_SIMILARITY:.0%} on.</p>",
+        "<p class='note'>This report shows the solutions: keep it to the course staff.</p>",
+    ]
+    parts += _task_table(report, flagged)
+    parts.append(f"<h2>Flagged comparisons ({len(flagged)})</h2>")
+    if not flagged:
+        parts.append("<p>No comparison reached the threshold.</p>")
+    for rank, match in enumerate(flagged, 1):
+        parts.append(_pair(rank, match))
+    if report.unreadable:
+        parts.append("<h2>Notebooks skipped</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.unreadable) + "</ul>")
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _task_table(report, flagged) -> list[str]:
+    counts = Counter((m.code.task, m.other.kind) for m in flagged)
+    rows = ["<h2>Flags per task</h2><table><tr><th>task</th><th>notebook</th><th>student pairs</th>"
+            "<th>vs the solution</th><th>vs needle</th></tr>"]
+    for task in report.tasks:
+        cells = "".join(f"<td class='n'>{counts[(task.key, kind)]}</td>" for kind in ("student", "solution", "needle"))
+        rows.append(f"<tr><td>{escape(task.key)}</td><td>{escape(task.notebook)}</td>{cells}</tr>")
+    rows.append("</table>")
+    return rows
+
+
+def _pair(rank: int, m) -> str:
+    other_title = {"student": "student", "solution": "the instructor's solution", "needle": "needle"}[m.other.kind]
+    summary = (f"<summary><b>#{rank}</b><b>{m.similarity:.0%}</b><span>task {escape(m.code.task)}</span>"
+               f"<span>{escape(m.code.owner)}</span><span>vs {escape(m.other.kind)}</span>"
+               f"<span>{escape(m.other.owner)}</span><span>{m.matched_tokens} tokens</span></summary>")
+    left = f"<div class='side'><h3>{escape(m.code.owner)}, task {escape(m.code.task)}</h3>{code_html(m.code.text, m.spans, m.code.stub_lines)}</div>"
+    excerpt = m.other.kind == "needle"
+    right = (f"<div class='side'><h3>{escape(other_title)}: {escape(m.other.owner)}</h3>"
+             f"{code_html(m.other.text, m.other_spans, m.other.stub_lines, excerpt)}</div>")
+    return f"<details>{summary}<div class='pair'>{left}{right}</div></details>"
+
+
+def code_html(text: str, spans, stub_lines=frozenset(), excerpt: bool = False) -> str:
+    """``text`` as numbered lines, matched characters in <mark>, stub lines grey; with
+    ``excerpt``, only the lines around the matches (for a long needle file)."""
+    marked = bytearray(len(text))
+    for start, end in spans:
+        marked[start:end] = b"\x01" * (end - start)
+    lines, starts, position = text.split("\n"), [], 0
+    for line in lines:
+        starts.append(position)
+        position += len(line) + 1
+    shown = range(len(lines))
+    if excerpt and spans:
+        first = text.count("\n", 0, min(s for s, _ in spans))
+        last = text.count("\n", 0, max(e for _, e in spans) - 1)
+        shown = range(max(0, first - CONTEXT_LINES), min(len(lines), last + CONTEXT_LINES + 1))
+    out = ["<pre>"]
+    if shown.start > 0:
+        out.append(f"<span class='gap'>… lines 1-{shown.start} …</span>\n")
+    for i in shown:
+        body = _marked_line(lines[i], marked, starts[i])
+        if i in stub_lines:
+            body = f"<span class='stub'>{body}</span>"
+        out.append(f"<span class='ln'>{i + 1}</span>{body}\n")
+    if shown.stop < len(lines):
+        out.append(f"<span class='gap'>… lines {shown.stop + 1}-{len(lines)} …</span>\n")
+    out.append("</pre>")
+    return "".join(out)
+
+
+def _marked_line(line: str, marked: bytearray, offset: int) -> str:
+    pieces, i = [], 0
+    while i < len(line):
+        j = i
+        while j < len(line) and marked[offset + j] == marked[offset + i]:
+            j += 1
+        piece = escape(line[i:j])
+        pieces.append(f"<mark>{piece}</mark>" if marked[offset + i] else piece)
+        i = j
+    return "".join(pieces)

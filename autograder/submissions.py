@@ -1,0 +1,97 @@
+"""Finding the submissions to grade, and the names they are reported under.
+
+Layouts accepted for PATH:
+* an nbgrader course root: every ``submitted/<student>/<assignment>/*.ipynb``;
+* one student's folder of notebooks (the student is the folder's name, or its parent's
+  when the folder is named after the assignment, as in nbgrader's layout);
+* one notebook.
+
+Folder names come from students: a name that is not a plain folder name, or that equals one of
+the grader's own output files, is reported under an escaped name (``escaped-<hash>``); a
+submission folder that is a symbolic link is refused (it could point at the solutions).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .course import Assignment
+
+PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$")
+RESERVED = {"grades.csv", "originality.html", "originality.csv"}  # files the grader writes beside the student folders
+
+
+class UsageProblem(Exception):
+    """Bad arguments: the message says what was wrong and what was expected (exit 2)."""
+
+
+@dataclass
+class Job:
+    student: str  # the name in every report and output folder (plain, never reserved)
+    notebook: str  # stem, e.g. 01_graph_accumulation
+    path: Path | None  # None: nothing to grade (see ``problem``)
+    student_id: str = ""  # the folder name as found, when ``student`` had to be escaped
+    problem: str = ""  # why ``path`` is None: empty means "not submitted"
+
+    @property
+    def original_id(self) -> str:
+        return self.student_id or self.student
+
+
+def report_name(student_id: str) -> str:
+    """``student_id`` itself when it is a plain folder name, else a stable escaped name."""
+    if PLAIN_NAME.match(student_id) and student_id.lower() not in RESERVED and not student_id.startswith("escaped-"):
+        return student_id
+    return "escaped-" + hashlib.sha256(student_id.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+
+
+def printable(text: str, limit: int = 64) -> str:
+    """``text`` safe for a terminal: control characters (escape sequences) shown as '?', capped."""
+    text = "".join(c if c.isprintable() else "?" for c in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _job(student_id: str, notebook: str, path: Path | None, problem: str = "") -> Job:
+    name = report_name(student_id)
+    return Job(name, notebook, path, "" if name == student_id else student_id, problem)
+
+
+def _student_of(folder: Path, assignment: str) -> str:
+    folder = folder.resolve()
+    return folder.parent.name if folder.name == assignment else folder.name
+
+
+def discover(path: Path, assignment: Assignment) -> list[Job]:
+    known = assignment.notebooks()
+    if not path.exists() and not path.is_symlink():
+        raise UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
+    if path.is_file() or path.is_symlink() and not path.is_dir():
+        if path.suffix != ".ipynb":
+            raise UsageProblem(f"{path} is not a notebook (.ipynb)")
+        if path.stem not in known:
+            raise UsageProblem(f"{path.name} is not a notebook of {assignment.name}; expected one of: {', '.join(known)}")
+        return [_job(_student_of(path.parent, assignment.name), path.stem, path)]
+    if (path / "submitted").is_dir():
+        students = sorted(p for p in (path / "submitted").iterdir() if (p / assignment.name).is_dir())
+        if not students:
+            raise UsageProblem(f"{path / 'submitted'} has no <student>/{assignment.name}/ folders: nothing to grade")
+        jobs = []
+        for student in students:
+            folder = student / assignment.name
+            if student.is_symlink() or folder.is_symlink():
+                jobs += [_job(student.name, n, None, "the submission folder is a symbolic link, not a folder") for n in known]
+            else:
+                jobs += _folder_jobs(folder, student.name, known, all_notebooks=True)
+        return jobs
+    jobs = _folder_jobs(path, _student_of(path, assignment.name), known, all_notebooks=False)
+    if not jobs:
+        raise UsageProblem(f"{path} holds no notebook of {assignment.name} (expected files named like {known[0]}.ipynb)")
+    return jobs
+
+
+def _folder_jobs(folder: Path, student_id: str, known: list[str], all_notebooks: bool) -> list[Job]:
+    present = {p.stem: p for p in folder.glob("*.ipynb")}
+    names = known if all_notebooks else [n for n in known if n in present]
+    return [_job(student_id, n, present.get(n)) for n in names]

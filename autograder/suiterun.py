@@ -1,0 +1,69 @@
+"""Running a hidden suite file with pytest, in this process, with the grader's settings only.
+
+Used alike by the grader (``runner``: probes in a sandbox), the nbgrader route (``inkernel``:
+probes in the notebook's kernel) and ``selfcheck``; nothing here knows about sandboxes.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from .plugin import GradingPlugin
+
+
+class SuiteBroken(RuntimeError):
+    """A hidden suite failed to import or holds no test: the instructor's problem, never a 0/0."""
+
+
+def _keep_hypothesis_out_of_the_notebook_folder() -> None:
+    """Hypothesis writes a .hypothesis/ cache into the current directory (a student's
+    notebook folder, or nbgrader's source folder, which it would then release): not there."""
+    try:
+        from hypothesis.configuration import set_hypothesis_home_dir
+    except ImportError:
+        return
+    set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "needle-course-hypothesis")
+
+
+def _pytest(suite: Path, plugin: GradingPlugin, *extra: str) -> int:
+    """pytest on one suite file: quiet, no caches, no configuration file (never the project's
+    or the course's), no plugin that happens to be installed, imported by path, and plain
+    asserts everywhere: a module once imported with pytest's assertion rewriting keeps it,
+    and rewritten asserts would show students expected values in their messages."""
+    args = [
+        str(suite), *extra, "--assert=plain", "-c", os.devnull, "--rootdir", str(Path(suite).parent),
+        "--import-mode=importlib", "--disable-plugin-autoload", "-p", "no:cacheprovider", "-p", "no:terminal",
+        # these plugins force full garbage collections after the session: 0.1 s per notebook
+        "-p", "no:unraisableexception", "-p", "no:threadexception",
+    ]
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return pytest.main(args, plugins=[plugin])
+
+
+def run_suite(suite: Path, plugin: GradingPlugin) -> None:
+    """Run a suite file with ``plugin`` (which provides ``observe`` and collects results)."""
+    _keep_hypothesis_out_of_the_notebook_folder()
+    _pytest(suite, plugin)
+    _check(suite, plugin)
+
+
+@functools.lru_cache(maxsize=None)
+def collect_tests(suite: Path) -> list[tuple[str, str, str, float]]:
+    """(test, name, task, points) of every test in a suite, without running any."""
+    plugin = GradingPlugin(observer=None)
+    _pytest(suite, plugin, "--collect-only")
+    _check(suite, plugin)
+    return plugin.collected
+
+
+def _check(suite: Path, plugin: GradingPlugin) -> None:
+    if plugin.collection_errors:
+        raise SuiteBroken(f"the hidden suite {suite} failed to import ({', '.join(plugin.collection_errors)})")
+    if not plugin.collected:
+        raise SuiteBroken(f"the hidden suite {suite} has no @graded tests")

@@ -1,1 +1,0 @@
-"""Hidden test suites, one package per assignment (see autograder.suite)."""

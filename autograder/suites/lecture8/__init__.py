@@ -1,1 +1,0 @@
-"""Hidden suites for lecture 8, "Neural Network Library Implementation"."""

@@ -1,1 +1,0 @@
-"""Probes: run inside the sandbox on the student's namespace; no expected values here."""
