@@ -10,7 +10,7 @@ def pyproject_requirements() -> dict[str, str]:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     reqs = list(data["dependencies"])
     extras = data["optional-dependencies"]
-    for extra in ("course", "dev"):
+    for extra in ("course", "grader", "dev"):
         reqs += [r for r in extras[extra] if not r.startswith("needle-course")]
     reqs.append("python" + data["requires-python"])
     return dict(_split(r) for r in reqs)
