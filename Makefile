@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo lab solved release selfcheck bench gradescope clean
+.PHONY: setup test demo lab solved release selfcheck bench gradescope clean test-browser
 
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -22,6 +22,19 @@ test: $(STAMP)
 	@$(PY) -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
+
+# Browser tests (tests/e2e): the student path in JupyterLab and a feedback page, in Chromium via
+# Playwright. Installs the e2e extra into .venv and, when missing, Debian's chromium
+# (.ci/install-chromium; apt-get as root). Screenshots and logs: test-artifacts/browser/.
+E2E_STAMP := $(VENV)/.installed-e2e
+$(E2E_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[e2e]"
+	touch $(E2E_STAMP)
+
+test-browser: setup $(E2E_STAMP)
+	@.ci/install-chromium
+	$(PY) -m pytest -m e2e tests/e2e -p no:cacheprovider --output=test-artifacts/browser/playwright \
+		--screenshot=only-on-failure --tracing=retain-on-failure
 
 # Release the course into a scratch course root, grade three example submissions (demo-out/).
 demo: $(STAMP)

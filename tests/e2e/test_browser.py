@@ -1,0 +1,218 @@
+"""The student path in a real browser (Chromium, driven through JupyterLab's own UI).
+
+1. A student opens ``01_graph_accumulation`` from the release and runs all cells: the visible
+   test of Task 1.1 stops with the stub's ``NotImplementedError``, shown in the traceback
+   right under ``# YOUR CODE HERE``, and nothing after it runs.
+2. They type a solution of Task 1.1 into the stub's cell and run all again: "Task 1.1: visible
+   tests passed"; Run All now stops at the next stub, Task 1.2's.
+3. They fill Task 1.2 too and run all: both visible tests pass, the plots render as PNG images
+   and the last cell prints its extrapolation.
+4. They save; the grader grades the saved notebook: full marks, and the feedback page renders in
+   the browser without a console error.
+
+A second test opens the feedback that ``make demo`` gives its student with mistakes.
+Screenshots of each step go to test-artifacts/browser/ (kept by CI).
+"""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import Locator, Page, expect
+except ImportError:  # the e2e extra is missing: conftest skips (or deselects) these tests
+    pass
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+SOLUTIONS = ROOT / "solutions" / "lecture8"
+NOTEBOOK = "01_graph_accumulation"
+STUDENT = "e2e-student"  # the lab fixture's folder name: <tmp>/e2e-student/lecture8
+# Generous for a loaded 2-core machine; every wait is on a condition, these only bound it.
+UI_TIMEOUT = 60_000  # ms: JupyterLab loading, a kernel starting, menus
+RUN_TIMEOUT = 180_000  # ms: a Run All of the notebook (the memory plot times 8,000 updates)
+ERROR_OUTPUT = ".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr']"
+
+
+def solution_source(grade_id: str) -> str:
+    """The instructor's solution cell, as a student would write it (no nbgrader markers)."""
+    notebook = json.loads((SOLUTIONS / f"{NOTEBOOK}.ipynb").read_text())
+    for cell in notebook["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == grade_id:
+            source = "".join(cell["source"])
+            lines = [line for line in source.splitlines() if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION")]
+            assert len(lines) < len(source.splitlines()), f"{grade_id}: no BEGIN/END SOLUTION markers found"
+            return "\n".join(lines)
+    raise AssertionError(f"no cell {grade_id} in solutions/lecture8/{NOTEBOOK}.ipynb")
+
+
+# --- what a student does -------------------------------------------------------------------------
+def code_cell(page: Page, text: str) -> Locator:
+    """The one code cell whose source contains ``text``."""
+    cell = page.locator(".jp-Notebook .jp-CodeCell").filter(has=page.locator(".jp-InputArea", has_text=text))
+    expect(cell).to_have_count(1, timeout=UI_TIMEOUT)
+    return cell
+
+
+def outputs(cell: Locator) -> Locator:
+    return cell.locator(".jp-OutputArea-output")
+
+
+def wait_idle(page: Page) -> None:
+    """The notebook's kernel has started and runs nothing."""
+    indicator = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator")
+    expect(indicator).to_have_attribute("data-status", "idle", timeout=RUN_TIMEOUT)
+
+
+def menu(page: Page, top: str, item: str) -> None:
+    """Click ``top`` in JupyterLab's menu bar, then ``item`` in the menu it opens."""
+    page.locator(".lm-MenuBar").get_by_role("menuitem", name=top, exact=True).click(timeout=UI_TIMEOUT)
+    # By the label: an item's accessible name also holds its shortcut ("Save NotebookCtrl+S").
+    label = page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$"))
+    page.locator(".lm-Menu .lm-Menu-item").filter(has=label).click(timeout=UI_TIMEOUT)
+
+
+def type_into(page: Page, cell: Locator, source: str) -> None:
+    """Replace the cell's source as a student would: click in its editor, select all, type.
+
+    ``insert_text`` enters the text as one input, like a paste, so CodeMirror neither
+    auto-indents the lines nor closes brackets.
+    """
+    editor = cell.locator(".cm-content")
+    editor.click()
+    expect(cell).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(source)
+    page.keyboard.press("Escape")  # back to command mode, as after editing
+
+
+def shot(page: Page, path: Path, target: Locator | None = None) -> None:
+    """Screenshot with ``target`` in view. Cells off screen are not painted (JupyterLab's
+    content-visibility windowing) until scrolled to, so scroll, then wait for two frames."""
+    if target is not None:
+        target.scroll_into_view_if_needed()
+        expect(target).to_be_in_viewport()
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+    page.screenshot(path=str(path))
+
+
+def console_problems(page: Page) -> list[str]:
+    """Collects console errors and warnings, uncaught exceptions and failed requests of ``page``."""
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(f"console {m.type}: {m.text}") if m.type in ("error", "warning") else None)
+    page.on("pageerror", lambda e: problems.append(f"page error: {e}"))
+    page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} {r.failure}"))
+    return problems
+
+
+def check_feedback_page(page: Page, html: Path, results: dict, student: str, screenshot: Path) -> None:
+    """Open a feedback.html; it must render what results.json says, with no console problem."""
+    problems = console_problems(page)
+    page.goto(html.as_uri())
+    expect(page.locator("h1")).to_have_text(f"Feedback for {student}")
+    scores = [t["score"] for t in results["tests"]]
+    maxima = [t["max_score"] for t in results["tests"]]
+    total, maximum = sum(scores), sum(maxima)
+    fmt = lambda x: f"{x:g}"  # noqa: E731
+    expect(page.locator("p.total")).to_have_text(f"Total: {fmt(total)} / {fmt(maximum)} points")
+    expect(page.locator("h3").filter(has_text=re.compile(r"^Task 1\.1"))).to_be_visible()
+    expect(page.locator("li.passed, li.failed")).to_have_count(len(results["tests"]))
+    page.screenshot(path=str(screenshot), full_page=True)
+    assert problems == [], f"{html.name} logged problems in the browser: {problems}"
+
+
+# --- the tests -----------------------------------------------------------------------------------
+def test_student_fills_the_stubs_in_jupyterlab(page: Page, lab, artifacts: Path, tmp_path: Path) -> None:
+    page.set_default_timeout(UI_TIMEOUT)
+    page.goto(lab.page_url(f"/lab/tree/{NOTEBOOK}.ipynb"))
+    expect(page.locator(".jp-NotebookPanel .jp-Notebook")).to_be_visible(timeout=UI_TIMEOUT)
+    wait_idle(page)
+    stub_1 = code_cell(page, "def count_graph_nodes(t) -> int:")
+    tests_1 = code_cell(page, "# Task 1.1 - visible tests")
+    stub_2 = code_cell(page, "def graph_depth(t) -> int:")
+    tests_2 = code_cell(page, "# Task 1.2 - visible tests")
+    last = code_cell(page, "per_step_nodes = ")
+    expect(stub_1.locator(".jp-InputArea")).to_contain_text("# YOUR CODE HERE")
+    expect(page.locator(".jp-Notebook .jp-OutputArea-output")).to_have_count(0)  # the release has no outputs
+    shot(page, artifacts / "01-notebook-opened.png")
+
+    # 1. Run All on the release: Task 1.1's visible test meets the stub.
+    menu(page, "Run", "Run All Cells")
+    expect(outputs(tests_1)).to_contain_text("NotImplementedError", timeout=RUN_TIMEOUT)
+    wait_idle(page)
+    error = tests_1.locator(ERROR_OUTPUT)
+    expect(error).to_have_count(1)
+    # The traceback shows the stub's frame: the raise right under "# YOUR CODE HERE".
+    expect(error).to_contain_text(re.compile(r"in count_graph_nodes\(t\)"))
+    expect(error).to_contain_text(re.compile(r"# YOUR CODE HERE\s*-+>\s*\d+\s+raise NotImplementedError\(\)"))
+    expect(outputs(tests_1)).not_to_contain_text("visible tests passed")
+    for later in (tests_2, last):  # Run All stopped at the error
+        expect(outputs(later)).to_have_count(0)
+    shot(page, artifacts / "02-stub-not-implemented.png", error)
+
+    # 2. Type Task 1.1's solution into the stub, Run All: its visible tests pass; Task 1.2's stub stops the run.
+    type_into(page, stub_1, solution_source("task1_1_count_graph_nodes"))
+    menu(page, "Run", "Run All Cells")
+    expect(outputs(tests_1)).to_have_text("Task 1.1: visible tests passed", timeout=RUN_TIMEOUT)
+    expect(outputs(tests_2)).to_contain_text("NotImplementedError", timeout=RUN_TIMEOUT)
+    wait_idle(page)
+    expect(tests_1.locator(ERROR_OUTPUT)).to_have_count(0)
+    expect(tests_2.locator(ERROR_OUTPUT)).to_contain_text(re.compile(r"in graph_depth\(t\)"))
+    expect(outputs(last)).to_have_count(0)
+    shot(page, artifacts / "03-task-1-1-passed.png", outputs(tests_1))
+
+    # 3. Task 1.2 too, Run All: every cell runs, the plots render.
+    type_into(page, stub_2, solution_source("task1_2_graph_depth"))
+    menu(page, "Run", "Run All Cells")
+    expect(outputs(tests_2)).to_have_text("Task 1.2: visible tests passed", timeout=RUN_TIMEOUT)
+    expect(outputs(last)).to_contain_text("nodes after 1,000,000 steps: 2,000,001", timeout=RUN_TIMEOUT)
+    wait_idle(page)
+    expect(outputs(tests_1)).to_have_text("Task 1.1: visible tests passed")
+    expect(page.locator(".jp-Notebook").locator(ERROR_OUTPUT)).to_have_count(0)
+    plots = page.locator(".jp-Notebook .jp-OutputArea-output img[src^='data:image/png;base64,']")
+    expect(plots).to_have_count(2)  # the graph of w3, and graph size and memory against iterations
+    for i in range(2):
+        plots.nth(i).scroll_into_view_if_needed()
+        size = plots.nth(i).evaluate("img => img.decode().then(() => [img.naturalWidth, img.naturalHeight])")
+        assert size[0] > 300 and size[1] > 100, f"plot {i} did not render as an image: natural size {size}"
+    shot(page, artifacts / "04-all-passed-plots.png", plots.nth(1))
+
+    # 4. Save (File > Save Notebook) and grade what the student saved.
+    menu(page, "File", "Save Notebook")
+    expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0)  # saved
+    saved = json.loads((lab.root / f"{NOTEBOOK}.ipynb").read_text())
+    sources = {c["metadata"].get("nbgrader", {}).get("grade_id"): "".join(c["source"]) for c in saved["cells"]}
+    for grade_id in ("task1_1_count_graph_nodes", "task1_2_graph_depth"):
+        assert sources[grade_id] == solution_source(grade_id), f"{grade_id}: the typed cell differs from what was typed"
+    out = tmp_path / "grades"
+    graded = subprocess.run([sys.executable, "-m", "autograder", "grade", str(lab.root / f"{NOTEBOOK}.ipynb"), "--out", str(out)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert graded.returncode == 0, f"grading failed:\n{graded.stdout}\n{graded.stderr}"
+    results = json.loads((out / STUDENT / "results.json").read_text())
+    assert results["tests"] and all(t["score"] == t["max_score"] for t in results["tests"]), (
+        f"the solution typed in the browser lost points: {[t['name'] for t in results['tests'] if t['score'] < t['max_score']]}")
+    check_feedback_page(page, out / STUDENT / "feedback.html", results, STUDENT, artifacts / "05-feedback-full-marks.png")
+
+
+def test_demo_feedback_page_renders(page: Page, artifacts: Path, tmp_path: Path) -> None:
+    page.set_default_timeout(UI_TIMEOUT)
+    demo = subprocess.run([sys.executable, "-m", "autograder", "demo", "--out", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert demo.returncode == 0, f"make demo's grading failed:\n{demo.stdout[-3000:]}\n{demo.stderr[-3000:]}"
+    student = tmp_path / "grades" / "mistakes"
+    results = json.loads((student / "results.json").read_text())
+    check_feedback_page(page, student / "feedback.html", results, "mistakes", artifacts / "06-demo-feedback-mistakes.png")
+    # The student with mistakes sees which tests failed, each with a message saying what to look at.
+    failed = [t for t in results["tests"] if t["status"] != "passed"]
+    assert failed, "the demo's student with mistakes passed everything"
+    expect(page.locator("li.failed")).to_have_count(len(failed))
+    for i in range(len(failed)):
+        expect(page.locator("li.failed .why").nth(i)).not_to_be_empty()
+    notebooks = sorted(p.stem for p in SOLUTIONS.glob("*.ipynb"))
+    expect(page.locator("h2")).to_have_count(len(notebooks))
