@@ -17,9 +17,10 @@ boilerplate: the text everybody was given counts for nobody.
 Similarity is the share of an answer's fingerprinted code that lies in matched spans. A pair of
 answers, or an answer and the solution, take the larger of their two shares (padding a copy with
 extra code does not hide it); against needle, the answer's share (needle's files are long).
-Between students, passages that more than ``max(COMMON_MIN, COMMON_SHARE * students)`` answers
-share are common idiom (MOSS's ``-m``) and are ignored, which also keeps the pair search
-near-linear; they still count against the solution and needle.
+Between students, passages found in more than ``max(COMMON_MIN, COMMON_SHARE * answers)`` answers
+are common idiom (MOSS's ``-m``): they match nobody but still count in the answer's length, so a
+pair is similar only when much of the code is a rare passage they share; this also keeps the
+pair search near-linear. Common passages still count against the solution and needle.
 
 Thresholds: a comparison is listed in originality.csv from ``LIST_SIMILARITY`` on and flagged
 (originality.html) from ``FLAG_SIMILARITY`` on. A flag is a reason to read the code, not a verdict.
@@ -32,21 +33,20 @@ import difflib
 import importlib.util
 import io
 import multiprocessing
-import os
 import re
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from .batch import default_jobs
 from .course import Assignment, Course, task_of
 from .notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
-from .report import write_atomic
+from .report import _cell, write_atomic
 from .submissions import UsageProblem, discover, printable
 
 try:  # the "originality" extra; main() says how to install it when it is missing
     import copydetect
-    import copydetect.utils
 except ImportError:
     copydetect = None
 
@@ -56,6 +56,7 @@ LIST_SIMILARITY = 0.3
 FLAG_SIMILARITY = 0.6
 COMMON_MIN, COMMON_SHARE = 10, 0.05
 NEEDLE_CANDIDATES = 3  # needle files compared exactly per answer: those sharing most fingerprints
+MAX_ANSWER_CHARS = 100_000  # longer answers are not compared (and are named in the report)
 CSV_HEADER = ["task", "student", "other", "other_kind", "similarity", "matched_tokens", "other_lines", "flagged"]
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"  # nbgrader_config.py's ClearSolutions.code_stub
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[ \t]*\n.*?^[ \t]*### END SOLUTION[ \t]*$", re.M | re.S)
@@ -91,7 +92,6 @@ class Match:
 class Task:
     key: str  # "1.1", or the grade_id of a cell not named taskN_M_*
     notebook: str
-    grade_ids: tuple
     solution: str
     stub: str
 
@@ -113,18 +113,18 @@ def instructor_tasks(instructor: dict, notebook: str) -> list[Task]:
         if is_solution(cell) and cell.get("cell_type") == "code":
             grouped[task_key(grade_id(cell))].append(cell)
     return [
-        Task(key, notebook, tuple(grade_id(c) for c in cells),
-             "\n\n".join(source_of(c) for c in cells), "\n\n".join(released_stub(source_of(c)) for c in cells))
+        Task(key, notebook, "\n\n".join(source_of(c) for c in cells), "\n\n".join(released_stub(source_of(c)) for c in cells))
         for key, cells in grouped.items()
     ]
 
 
 # --- fingerprints ----------------------------------------------------------------------------
 def without_stub(text: str, stub: str) -> tuple[str, frozenset]:
-    """``text`` with the lines it shares with the stub (in order, ignoring indentation) turned
+    """``text`` with the lines it shares with the stub (in order, whitespace ignored) turned
     into spaces, so character positions still point into ``text``; and those lines' numbers."""
     lines = text.split("\n")
-    matcher = difflib.SequenceMatcher(None, [s.strip() for s in stub.split("\n")], [s.strip() for s in lines], autojunk=False)
+    squeezed = ["".join(line.split()) for line in stub.split("\n")], ["".join(line.split()) for line in lines]
+    matcher = difflib.SequenceMatcher(None, *squeezed, autojunk=False)
     blank = frozenset(j for block in matcher.get_matching_blocks() for j in range(block.b, block.b + block.size))
     return "\n".join(" " * len(line) if i in blank else line for i, line in enumerate(lines)), blank
 
@@ -140,56 +140,61 @@ def stub_boilerplate(stub: str) -> list:
     return sorted(copydetect.CodeFingerprint("stub.py", NOISE, 1, fp=io.StringIO(stub), language="python").hashes)
 
 
+def fingerprinted(kind: str, owner: str, task: Task, text: str, boilerplate) -> Code:
+    """A Code with its fingerprint: the stub's lines blanked, its k-grams as boilerplate."""
+    blanked, stub_lines = without_stub(text, task.stub)
+    return Code(kind, owner, task.key, text, stub_lines, fingerprint(blanked, boilerplate))
+
+
 @dataclass(frozen=True)
-class Context:
-    """What reading an answer needs from the instructor's side, per notebook and per task."""
+class Submissions:
+    """What reading answers needs: per notebook, the instructor's notebook and its tasks."""
 
     instructor: dict  # notebook -> the instructor's notebook
     tasks: dict  # notebook -> {task key: Task}
-    boilerplate: dict  # task key -> the stub's k-gram hashes
 
 
-def fingerprinted(kind: str, owner: str, task: Task, text: str, context: Context) -> Code:
-    blanked, stub_lines = without_stub(text, task.stub)
-    return Code(kind, owner, task.key, text, stub_lines, fingerprint(blanked, context.boilerplate[task.key]))
-
-
-def answers_of(job, context: Context) -> tuple[list[Code], str]:
-    """A notebook's answers, fingerprinted (those long enough to compare); or why it was skipped."""
+def answer_texts(job, submissions: Submissions) -> tuple[list[tuple[str, str]], list[str]]:
+    """A notebook's answers as (task key, code), and notes on what cannot be compared."""
     try:
         submitted = read_notebook(job.path)
     except UnreadableNotebook as exc:
-        return [], f"{job.student}/{job.notebook}: {exc}"
+        return [], [f"{job.student}/{job.notebook}: {exc}"]
     sources: dict[str, list[str]] = defaultdict(list)
-    for cell_grade_id, cells in student_solutions(context.instructor[job.notebook], submitted):
+    for cell_grade_id, cells in student_solutions(submissions.instructor[job.notebook], submitted):
         sources[task_key(cell_grade_id)].extend(cells)
-    tasks = context.tasks[job.notebook]
-    answers = [fingerprinted("student", job.student, tasks[key], "\n\n".join(cells), context) for key, cells in sources.items() if key in tasks]
-    return [a for a in answers if a.fingerprint is not None], ""
+    answers, notes = [], []
+    for key, cells in sources.items():
+        text = "\n\n".join(cells)
+        if len(text) > MAX_ANSWER_CHARS:
+            notes.append(f"{job.student}, task {key}: the answer is {len(text):,} characters long, over the {MAX_ANSWER_CHARS:,} compared")
+        elif key in submissions.tasks[job.notebook]:
+            answers.append((key, text))
+    return answers, notes
 
 
-_worker_context: Context | None = None
+_state = None  # what the worker functions below read; set before the workers fork
 
 
-def _start_worker(context: Context) -> None:
-    global _worker_context
-    _worker_context = context
+def _set_state(state) -> None:
+    global _state
+    _state = state
 
 
-def _worker_answers(job) -> tuple[list[Code], str]:
-    return answers_of(job, _worker_context)
+def in_workers(function, items: list, state, processes: int) -> list:
+    """``[function(item) for item in items]`` over ``processes`` forked workers, ``state``
+    visible to them. Fork, not spawn: copydetect hashes k-grams with hash(), salted per
+    interpreter; forked workers share this process's salt, so their fingerprints compare
+    with needle's, made here."""
+    _set_state(state)
+    if processes < 2 or len(items) < 2:
+        return [function(item) for item in items]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        return pool.map(function, items, chunksize=max(1, len(items) // (8 * processes)))
 
 
-def read_answers(jobs, context: Context, processes: int) -> tuple[list[Code], list[str]]:
-    todo = [j for j in jobs if j.path is not None]
-    if processes > 1 and len(todo) > 1:
-        # fork: copydetect hashes k-grams with hash(), salted per interpreter; forked workers
-        # share this process's salt, so their fingerprints compare with ours.
-        with multiprocessing.get_context("fork").Pool(processes, _start_worker, (context,)) as pool:
-            results = pool.map(_worker_answers, todo, chunksize=max(1, len(todo) // (8 * processes)))
-    else:
-        results = [answers_of(j, context) for j in todo]
-    return [a for answers, _ in results for a in answers], [note for _, note in results if note]
+def _answer_texts(job) -> tuple[list[tuple[str, str]], list[str]]:
+    return answer_texts(job, _state)
 
 
 # --- comparing -------------------------------------------------------------------------------
@@ -198,19 +203,27 @@ def compare(code: Code, other: Code, answer_share_only: bool = False, fps=None) 
     fp, other_fp = fps or (code.fingerprint, other.fingerprint)
     overlap, (share, other_share), (spans, other_spans) = copydetect.compare_files(fp, other_fp)
     similarity = share if answer_share_only else max(share, other_share)
-    return Match(code, other, float(similarity), int(overlap), _ranges(spans), _ranges(other_spans))
+    return Match(code, other, float(similarity), int(overlap), _ranges(spans, code.text), _ranges(other_spans, other.text))
 
 
-def _ranges(slices) -> tuple:
-    return tuple((int(s), int(e)) for s, e in zip(*slices)) if len(slices) and len(slices[0]) else ()
+def _ranges(slices, text: str) -> tuple:
+    """copydetect's slices as (start, end) pairs, without the whitespace around them."""
+    ranges = []
+    for start, end in zip(*slices) if len(slices) and len(slices[0]) else ():
+        piece = text[start:end]
+        start, end = int(start) + len(piece) - len(piece.lstrip()), int(end) - len(piece) + len(piece.rstrip())
+        if start < end:
+            ranges.append((start, end))
+    return tuple(ranges)
 
 
 def without_hashes(fp, drop: set):
-    """A copy of a fingerprint that ignores the ``drop`` fingerprints (coverage recomputed)."""
+    """A copy of a fingerprint that ignores the ``drop`` fingerprints. Its coverage (the
+    denominator of similarity) stays the whole answer's: a pair that shares only a few rare
+    lines of otherwise common code is not similar."""
     kept = copy.copy(fp)
     kept.hashes = fp.hashes - drop
     kept.hash_idx = {h: i for h, i in fp.hash_idx.items() if h not in drop}
-    kept.token_coverage = copydetect.utils.get_token_coverage(kept.hash_idx, fp.k, len(fp.filtered_code))
     return kept
 
 
@@ -275,45 +288,79 @@ def needle_package() -> Path:
 class Report:
     matches: list  # the listed comparisons (similarity >= LIST_SIMILARITY), most similar first
     students: int
-    answers: int
+    answers: list  # [Code]: every answer long enough to compare
     tasks: list  # [Task]
-    unreadable: list  # why notebooks were skipped
+    skipped: list  # what could not be compared, and why
+
+
+def compare_task(answers: list[Code], solution: Code, needle: NeedleIndex) -> list[Match]:
+    """Every listed comparison of one task's fingerprinted answers, in no particular order."""
+    matches = []
+    for answer in answers:
+        if solution.fingerprint is not None:
+            matches.append(compare(answer, solution))
+        best = needle.best_match(answer)
+        if best is not None:
+            matches.append(best)
+    matches += student_pairs(answers)
+    return [m for m in matches if m.similarity >= LIST_SIMILARITY]
+
+
+@dataclass(frozen=True)
+class Tasks:
+    """What comparing needs (visible to the workers): the tasks and their answers, and needle."""
+
+    tasks: dict  # task key -> Task
+    answers: dict  # task key -> [(student, code)]
+    boilerplate: dict  # task key -> the stub's k-gram hashes
+    needle: NeedleIndex
+
+
+def _compare_task(key: str) -> tuple[dict, list]:
+    """In a worker: fingerprint a task's answers (each once) and compare them. Returns the stub
+    lines of the answers long enough to compare (by their index in the task's answers) and
+    the matches, every code named by index: no fingerprint travels back to the parent."""
+    task, boilerplate = _state.tasks[key], _state.boilerplate[key]
+    codes = [fingerprinted("student", student, task, text, boilerplate) for student, text in _state.answers[key]]
+    compared = {i: code for i, code in enumerate(codes) if code.fingerprint is not None}
+    solution = fingerprinted("solution", "solution", task, task.solution, boilerplate)
+    index = {id(code): i for group in (codes, _state.needle.files) for i, code in enumerate(group)}
+    matches = compare_task(list(compared.values()), solution, _state.needle)
+    return ({i: code.stub_lines for i, code in compared.items()},
+            [(index[id(m.code)], m.other.kind, index.get(id(m.other), 0), m.similarity, m.matched_tokens, m.spans, m.other_spans)
+             for m in matches])
 
 
 def originality(assignment: Assignment, path: Path, processes: int | None = None) -> Report:
     """Compare every answer found under ``path`` (a course root, a student's folder, a notebook)."""
+    processes = processes or default_jobs()
     jobs = discover(path, assignment)
     notebooks = sorted({j.notebook for j in jobs})
     instructor = {name: read_notebook(assignment.source_notebook(name)) for name in notebooks}
-    tasks = {name: {t.key: t for t in instructor_tasks(instructor[name], name)} for name in notebooks}
-    every_task = [t for name in notebooks for t in tasks[name].values()]
-    context = Context(instructor, tasks, {t.key: stub_boilerplate(t.stub) for t in every_task})
-    answers, unreadable = read_answers(jobs, context, processes or _cores())
+    by_notebook = {name: {t.key: t for t in instructor_tasks(instructor[name], name)} for name in notebooks}
+    tasks = {key: task for name in notebooks for key, task in by_notebook[name].items()}
+    submitted = [j for j in jobs if j.path is not None]
+    read = in_workers(_answer_texts, submitted, Submissions(instructor, by_notebook), processes)
+    texts: dict[str, list[tuple[str, str]]] = {key: [] for key in tasks}
+    for job, (answers, _) in zip(submitted, read):
+        for key, text in answers:
+            texts[key].append((job.student, text))
 
-    by_task: dict[str, list[Code]] = defaultdict(list)
-    for answer in answers:
-        by_task[answer.task].append(answer)
+    boilerplate = {key: stub_boilerplate(task.stub) for key, task in tasks.items()}
     needle = NeedleIndex(needle_package())
-    matches = []
-    for task in every_task:
-        solution = fingerprinted("solution", "solution", task, task.solution, context)
-        for answer in by_task[task.key]:
-            if solution.fingerprint is not None:
-                matches.append(compare(answer, solution))
-            best = needle.best_match(answer)
-            if best is not None:
-                matches.append(best)
-        matches += student_pairs(by_task[task.key])
-    listed = [m for m in matches if m.similarity >= LIST_SIMILARITY]
-    listed.sort(key=lambda m: (-m.similarity, m.code.task, m.code.owner, m.other.kind, m.other.owner))
-    return Report(listed, len({j.student for j in jobs}), len(answers), every_task, unreadable)
-
-
-def _cores() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+    largest_first = sorted(tasks, key=lambda key: -sum(len(text) for _, text in texts[key]))  # even out the workers
+    found = dict(zip(largest_first, in_workers(_compare_task, largest_first, Tasks(tasks, texts, boilerplate, needle), processes)))
+    answers, matches = [], []
+    for key, task in tasks.items():
+        stub_lines, records = found[key]
+        codes = {i: Code("student", texts[key][i][0], key, texts[key][i][1], lines) for i, lines in stub_lines.items()}
+        answers += codes.values()
+        solution = Code("solution", "solution", key, task.solution, without_stub(task.solution, task.stub)[1])
+        others = {"student": codes, "solution": [solution], "needle": needle.files}
+        matches += [Match(codes[i], others[kind][j], *numbers) for i, kind, j, *numbers in records]
+    matches.sort(key=lambda m: (-m.similarity, -m.matched_tokens, m.code.task, m.code.owner, m.other.kind, m.other.owner))
+    skipped = [f"{j.student}/{j.notebook}: {j.problem}" for j in jobs if j.problem] + [note for _, notes in read for note in notes]
+    return Report(matches, len({j.student for j in jobs}), answers, list(tasks.values()), skipped)
 
 
 # --- outputs ---------------------------------------------------------------------------------
@@ -321,7 +368,7 @@ def line_ranges(text: str, spans) -> str:
     """1-based line ranges covered by character spans, e.g. "3-9 14-15"."""
     ranges = []
     for start, end in spans:
-        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, max(start, end - 1)) + 1
+        first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, end - 1) + 1
         if ranges and first <= ranges[-1][1] + 1:
             ranges[-1][1] = max(ranges[-1][1], last)
         else:
@@ -329,16 +376,11 @@ def line_ranges(text: str, spans) -> str:
     return " ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
 
 
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def originality_csv(report: Report) -> str:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    for m in report.matches:
+    for m in report.matches:  # every text cell neutralised: student names and needle paths alike
         writer.writerow([_cell(m.code.task), _cell(m.code.owner), _cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
                          m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no"])
     return buf.getvalue()
@@ -347,15 +389,15 @@ def originality_csv(report: Report) -> str:
 def summary(report: Report) -> str:
     flagged = [m for m in report.matches if m.flagged]
     kinds = Counter(m.other.kind for m in flagged)
-    lines = [f"originality: {report.answers} answers of {report.students} students to {len(report.tasks)} tasks; "
+    lines = [f"originality: {len(report.answers)} answers of {report.students} students to {len(report.tasks)} tasks; "
              f"{len(flagged)} flagged (similarity >= {FLAG_SIMILARITY}): {kinds['student']} student pairs, "
              f"{kinds['solution']} vs the solution, {kinds['needle']} vs needle"]
     for m in flagged[:10]:
         lines.append(f"  {m.similarity:5.2f}  task {m.code.task:<5} {printable(m.code.owner, 24):<24}  {m.other.kind:<8} {printable(m.other.owner, 32)}")
     if len(flagged) > 10:
         lines.append(f"  ... {len(flagged) - 10} more in the report")
-    for note in report.unreadable:
-        lines.append(f"  skipped {printable(note, 120)}")
+    for note in report.skipped:
+        lines.append(f"  not compared: {printable(note, 120)}")
     return "\n".join(lines)
 
 

@@ -10,6 +10,7 @@ from html import escape
 from . import originality as orig
 
 CONTEXT_LINES = 3  # lines shown around the matched part of a needle file
+SHOWN = 500  # flagged comparisons shown side by side (a page a browser still opens quickly)
 
 _STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:96rem;padding:0 1rem;color:#222;line-height:1.45}
@@ -17,7 +18,8 @@ h1{font-size:1.6rem}h2{font-size:1.2rem;margin-top:2rem}table{border-collapse:co
 td,th{padding:.2rem .6rem;border-bottom:1px solid #ddd;text-align:left}td.n{text-align:right}
 .note{background:#fff4e5;border:1px solid #f0c36d;padding:.6rem;border-radius:4px}
 details{border:1px solid #ddd;border-radius:4px;margin:.3rem 0}details[open]{border-color:#999}
-summary{cursor:pointer;padding:.35rem .6rem;display:grid;grid-template-columns:3rem 4.5rem 4rem 1fr 5rem 1fr 7rem;gap:.5rem}
+summary{cursor:pointer;padding:.35rem .6rem;display:grid;grid-template-columns:3.5rem 4rem 5.5rem 1fr 6.5rem 1fr 7rem;gap:.5rem;white-space:nowrap}
+summary span{overflow:hidden;text-overflow:ellipsis}
 summary b{font-variant-numeric:tabular-nums}.pair{display:grid;grid-template-columns:1fr 1fr;gap:.8rem;padding:.6rem}
 .side{min-width:0}.side h3{font-size:.95rem;margin:.2rem 0}
 pre{background:#f7f7f7;padding:.5rem;overflow-x:auto;font-size:.82rem;margin:0;line-height:1.35}
@@ -32,7 +34,7 @@ def originality_html(report: "orig.Report") -> str:
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>Originality report</title><style>{_STYLE}</style></head><body>",
         "<h1>Originality report</h1>",
-        f"<p>{report.answers} answers of {report.students} students to {len(report.tasks)} tasks, each compared with "
+        f"<p>{len(report.answers)} answers of {report.students} students to {len(report.tasks)} tasks, each compared with "
         "every other student's answer to the same task, with the instructor's solution and with needle's source "
         f"(copydetect's winnowing: names, comments and layout do not matter; matches shorter than {orig.NOISE} "
         "normalised tokens do not count; the released stub, shown in grey, is ignored). "
@@ -47,20 +49,23 @@ def originality_html(report: "orig.Report") -> str:
     parts.append(f"<h2>Flagged comparisons ({len(flagged)})</h2>")
     if not flagged:
         parts.append("<p>No comparison reached the threshold.</p>")
-    for rank, match in enumerate(flagged, 1):
+    if len(flagged) > SHOWN:
+        parts.append(f"<p>The {SHOWN} most similar are shown; originality.csv lists all {len(flagged)}.</p>")
+    for rank, match in enumerate(flagged[:SHOWN], 1):
         parts.append(_pair(rank, match))
-    if report.unreadable:
-        parts.append("<h2>Notebooks skipped</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.unreadable) + "</ul>")
+    if report.skipped:
+        parts.append("<h2>Not compared</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.skipped) + "</ul>")
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
 def _task_table(report, flagged) -> list[str]:
     counts = Counter((m.code.task, m.other.kind) for m in flagged)
-    rows = ["<h2>Flags per task</h2><table><tr><th>task</th><th>notebook</th><th>student pairs</th>"
-            "<th>vs the solution</th><th>vs needle</th></tr>"]
+    answers = Counter(a.task for a in report.answers)
+    rows = ["<h2>Flags per task</h2><table><tr><th>task</th><th>notebook</th><th>answers compared</th>"
+            "<th>student pairs</th><th>vs the solution</th><th>vs needle</th></tr>"]
     for task in report.tasks:
-        cells = "".join(f"<td class='n'>{counts[(task.key, kind)]}</td>" for kind in ("student", "solution", "needle"))
+        cells = "".join(f"<td class='n'>{n}</td>" for n in [answers[task.key]] + [counts[(task.key, kind)] for kind in ("student", "solution", "needle")])
         rows.append(f"<tr><td>{escape(task.key)}</td><td>{escape(task.notebook)}</td>{cells}</tr>")
     rows.append("</table>")
     return rows

@@ -1,0 +1,226 @@
+"""The originality report: copies (renamed, from a classmate, from needle) are flagged, honest
+answers are not, the released stub counts for nobody; the outputs are safe to open."""
+import csv
+import inspect
+import io
+import json
+import re
+import runpy
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("copydetect")
+
+import needle.autograd  # noqa: E402
+import needle.optim  # noqa: E402
+from autograder import originality  # noqa: E402
+from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
+from autograder.originality_report import originality_html  # noqa: E402
+from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
+
+FIXTURES = Path(__file__).parent / "fixtures" / "originality"
+STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n[ \t]*raise NotImplementedError\(\)", re.M)
+HONEST = {"honest_a", "honest_b"}
+
+
+def fill(stub: str, blocks: list[str]) -> str:
+    """A released cell with its stub blocks replaced, in order, by a student's code."""
+    blocks = iter(blocks)
+    return STUB.sub(lambda m: textwrap.indent(textwrap.dedent(next(blocks)).strip("\n"), m.group(1)), stub)
+
+
+def submit(root: Path, student: str, answers: dict) -> None:
+    """submitted/<student>/lecture8/: every released notebook, the given cells filled."""
+    folder = root / "submitted" / student / LECTURE8.name
+    folder.mkdir(parents=True)
+    for name in LECTURE8.notebooks():
+        nb = json.loads(LECTURE8.released_notebook(name).read_text())
+        for cell in nb["cells"]:
+            if grade_id(cell) in answers:
+                cell["source"] = fill(source_of(cell), answers[grade_id(cell)])
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+
+
+def body(function) -> str:
+    return textwrap.dedent("".join(inspect.getsource(function).splitlines(keepends=True)[1:]))
+
+
+def needle_copy() -> dict:
+    """needle's own graph walk pasted into count_graph_nodes, SGD.step's body into SGD."""
+    walk = textwrap.dedent(inspect.getsource(needle.autograd._topo_order))
+    return {
+        "task1_1_count_graph_nodes": [walk + "\nreturn len(_topo_order([t]))\n"],
+        "task4_4_sgd": ["self.u = {}\nself.dampening, self.weight_decay, self.nesterov = 0.0, 0.0, False\n", body(needle.optim.SGD.step)],
+    }
+
+
+@pytest.fixture(scope="module")
+def course_root(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("originality")
+    for path in sorted(FIXTURES.glob("*.py")):
+        submit(root, path.stem, runpy.run_path(str(path))["ANSWERS"])
+    submit(root, "needle_copy", needle_copy())
+    submit(root, "untouched", {})
+    return root
+
+
+@pytest.fixture(scope="module")
+def report(course_root):
+    return originality.originality(LECTURE8, course_root)
+
+
+def flagged(report, student, kind):
+    return {m.code.task: m for m in report.matches if m.flagged and m.code.owner == student and m.other.kind == kind}
+
+
+# --- what is flagged ---------------------------------------------------------------------------
+def test_a_renamed_copy_of_the_solution_is_flagged_against_it(report):
+    assert set(flagged(report, "solution_renamed", "solution")) == {"1.1", "1.2", "4.4"}
+    assert all(m.similarity > 0.95 for m in flagged(report, "solution_renamed", "solution").values())
+
+
+def test_students_who_copied_each_other_are_flagged_as_a_pair(report):
+    pairs = flagged(report, "shared_copy", "student")  # owners are ordered by name: shared_copy < shared_original
+    assert set(pairs) == {"1.2", "4.4"}
+    assert {m.other.owner for m in pairs.values()} == {"shared_original"}
+    assert flagged(report, "shared_original", "solution") == {}  # their code is their own, not the solution's
+
+
+def test_honest_answers_are_flagged_against_nothing(report):
+    involved = [m for m in report.matches if {m.code.owner, m.other.owner} & HONEST]
+    assert all(m.similarity < originality.FLAG_SIMILARITY for m in involved), [(m.code.owner, m.other.owner, m.similarity) for m in involved]
+    compared = {(a.owner, a.task) for a in report.answers}
+    assert {(s, t) for s in HONEST for t in ("1.1", "1.2", "4.4")} <= compared  # compared, not skipped
+
+
+def test_a_copy_of_needle_is_flagged_against_the_needle_file_and_lines(report):
+    copies = flagged(report, "needle_copy", "needle")
+    assert set(copies) == {"1.1", "4.4"}
+    assert copies["1.1"].other.owner == "needle/autograd.py"
+    assert copies["4.4"].other.owner == "needle/optim.py"
+    lines, first = inspect.getsourcelines(needle.autograd._topo_order)
+    matched = originality.line_ranges(copies["1.1"].other.text, copies["1.1"].other_spans)
+    low, high = (int(x) for x in matched.split()[0].split("-"))
+    assert first <= low and high <= first + len(lines), matched
+
+
+def test_an_untouched_notebook_has_nothing_to_compare(report):
+    assert not any("untouched" in (m.code.owner, m.other.owner) for m in report.matches)
+
+
+# --- how ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("pair", [(a, n) for a in ASSIGNMENTS for n in a.notebooks()], ids=lambda p: f"{p[0].name}/{p[1]}")
+def test_released_stub_is_what_nbgrader_released(pair):
+    assignment, notebook = pair
+    released = {grade_id(c): source_of(c) for c in read_notebook(assignment.released_notebook(notebook))["cells"] if is_solution(c)}
+    for cell in read_notebook(assignment.source_notebook(notebook))["cells"]:
+        if is_solution(cell):
+            assert originality.released_stub(source_of(cell)) == released[grade_id(cell)], grade_id(cell)
+
+
+def test_the_released_stub_counts_for_nobody():
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("04_module_sgd")), "04_module_sgd") if t.key == "4.4")
+    boilerplate = originality.stub_boilerplate(task.stub)
+    ours = fill(task.stub, ["for p in self.params:\n    p.grad = None", "self.seen = []", "print(sorted(self.seen, key=len), 'lr', self.lr * 2.5)"])
+    theirs = fill(task.stub, ["while self.params:\n    break", "self.q = {1: 2}", "assert all(isinstance(k, float) for k in range(3, 99))"])
+    a, b = (originality.fingerprinted("student", name, task, text, boilerplate) for name, text in (("a", ours), ("b", theirs)))
+    assert originality.compare(a, b).similarity == 0
+    plain = [originality.fingerprint(text) for text in (ours, theirs)]  # the control: stub kept
+    assert originality.compare(a, b, fps=plain).flagged  # kept, the stub alone would flag them
+
+
+def test_blanking_the_stub_keeps_positions():
+    text = "def f(x):\n    '''doc'''\n    return x + 1\n"
+    blanked, lines = originality.without_stub(text, "def f(x):\n  '''doc'''\n    # YOUR CODE HERE\n    raise NotImplementedError()")
+    assert len(blanked) == len(text) and lines == {0, 1}
+    assert blanked.split("\n")[2] == "    return x + 1"
+
+
+def test_passages_most_of_the_class_shares_match_no_classmate_but_still_the_solution():
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("01_graph_accumulation")), "x") if t.key == "1.2")
+    boilerplate = originality.stub_boilerplate(task.stub)
+    copies = [originality.fingerprinted("student", f"s{i:02d}", task, task.solution, boilerplate) for i in range(originality.COMMON_MIN + 2)]
+    assert originality.student_pairs(copies) == []  # shared by 12 > 10 answers: common idiom
+    assert len(originality.student_pairs(copies[:3])) == 3  # by 3: each pair flagged
+    assert all(m.flagged for m in originality.student_pairs(copies[:3]))
+    solution = originality.fingerprinted("solution", "solution", task, task.solution, boilerplate)
+    assert all(originality.compare(c, solution).flagged for c in copies)
+
+
+def test_two_processes_report_what_one_does(course_root, report):
+    # copydetect's hashes are salted per interpreter: workers must share the parent's salt
+    assert originality.originality_csv(originality.originality(LECTURE8, course_root, processes=1)) == originality.originality_csv(report)
+
+
+# --- outputs ---------------------------------------------------------------------------------
+def test_csv_is_ranked_and_thresholded(report):
+    rows = list(csv.DictReader(io.StringIO(originality.originality_csv(report))))
+    assert list(rows[0]) == originality.CSV_HEADER
+    similarities = [float(r["similarity"]) for r in rows]
+    assert similarities == sorted(similarities, reverse=True) and min(similarities) >= originality.LIST_SIMILARITY
+    assert all((r["flagged"] == "yes") == (float(r["similarity"]) >= originality.FLAG_SIMILARITY) for r in rows)
+
+
+def test_csv_cells_cannot_be_formulas(report):
+    match = next(m for m in report.matches if m.other.kind == "student")
+    hostile = originality.Report([originality.Match(
+        originality.Code("student", "=HYPERLINK(\"x\")", "+1", match.code.text, fingerprint=match.code.fingerprint),
+        originality.Code("student", "@SUM(A1)", "+1", match.other.text), 0.9, 10, (), ())], 2, [], [], [])
+    row = next(csv.reader(io.StringIO(originality.originality_csv(hostile).splitlines()[1])))
+    assert row[:3] == ["'+1", "'=HYPERLINK(\"x\")", "'@SUM(A1)"]
+
+
+def test_html_escapes_student_code_and_needs_nothing_from_outside(course_root, tmp_path):
+    root = tmp_path / "root"
+    answers = runpy.run_path(str(FIXTURES / "solution_renamed.py"))["ANSWERS"]
+    answers["task1_1_count_graph_nodes"] = [answers["task1_1_count_graph_nodes"][0] + "\n# </pre><script>alert(1)</script>\n"]
+    submit(root, "mallory", answers)
+    page = originality_html(originality.originality(LECTURE8, root))
+    assert "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "<script" not in page and not re.search(r"\b(src|href)=|@import|url\(|https?:", page)
+    assert "<mark>" in page and "<span class='stub'>" in page
+
+
+def test_main_writes_both_reports_and_says_what_it_flagged(course_root, tmp_path, capsys):
+    assert originality.main(course_root, tmp_path / "out") == 0
+    assert (tmp_path / "out" / "originality.csv").read_text().startswith(",".join(originality.CSV_HEADER))
+    assert (tmp_path / "out" / "originality.html").read_text().startswith("<!doctype html>")
+    assert not list((tmp_path / "out").glob(".*.tmp"))  # written atomically: no temporary left
+    printed = capsys.readouterr().out
+    assert "7 flagged" in printed and "shared_copy" in printed
+
+
+def test_unreadable_and_oversized_submissions_are_named_not_fatal(tmp_path, monkeypatch):
+    submit(tmp_path, "good", runpy.run_path(str(FIXTURES / "honest_a.py"))["ANSWERS"])
+    submit(tmp_path, "broken", {})
+    (tmp_path / "submitted" / "broken" / "lecture8" / "01_graph_accumulation.ipynb").write_text("{not json")
+    submit(tmp_path, "huge", {"task1_1_count_graph_nodes": ["x = 1\n" * 5000]})
+    monkeypatch.setattr(originality, "MAX_ANSWER_CHARS", 20_000)  # 30,000 characters: over it
+    report = originality.originality(LECTURE8, tmp_path, processes=1)
+    assert any(n.startswith("broken/01_graph_accumulation: ") and "JSON" in n for n in report.skipped)
+    assert [n.split(":")[0] for n in report.skipped if n.startswith("huge")] == ["huge, task 1.1"]
+    assert {a.owner for a in report.answers} == {"good"}  # the rest: skipped, or untouched stubs
+
+
+@pytest.mark.parametrize("args, says", [
+    (["{root}/nowhere", "--out", "{tmp}/out"], "does not exist"),
+    (["{root}", "--out", "{tmp}/out", "--assignment", "lecture99"], "unknown assignment 'lecture99'"),
+    (["{root}", "--out", "{tmp}/file"], "is a file"),
+])
+def test_bad_arguments_exit_2_with_a_message(course_root, tmp_path, args, says):
+    (tmp_path / "file").write_text("")
+    argv = [a.format(root=course_root, tmp=tmp_path) for a in args]
+    proc = subprocess.run([sys.executable, "-m", "autograder.originality", *argv], capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 2 and says in proc.stderr, proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_runs_as_a_process(course_root, tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "autograder.originality", str(course_root), "--out", str(tmp_path)],
+                          capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 0, proc.stderr
+    assert {p.name for p in tmp_path.iterdir()} == {"originality.csv", "originality.html"}
