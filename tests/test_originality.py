@@ -224,3 +224,11 @@ def test_runs_as_a_process(course_root, tmp_path):
                           capture_output=True, text=True, env=venv_env())
     assert proc.returncode == 0, proc.stderr
     assert {p.name for p in tmp_path.iterdir()} == {"originality.csv", "originality.html"}
+
+
+def test_html_shows_the_most_similar_and_points_to_the_csv_for_the_rest(report, monkeypatch):
+    from autograder import originality_report
+
+    monkeypatch.setattr(originality_report, "SHOWN", 2)
+    page = originality_html(report)
+    assert page.count("<details>") == 2 and "originality.csv lists all 7" in page
