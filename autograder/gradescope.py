@@ -1,11 +1,13 @@
 """Gradescope: build the autograder zip, and grade inside Gradescope's container.
 
-``make gradescope`` writes ``dist/gradescope-autograder-<assignment>.zip`` holding the course
-(needle/, autograder/ with the hidden suites, solutions/<assignment>/, pyproject.toml) and
-Gradescope's two entry points: ``setup.sh`` (a Python 3.11 venv with the grader's
-dependencies) and ``run_autograder``, which grades the uploaded notebooks in
-``/autograder/submission`` into ``/autograder/results/results.json`` with the same sandboxed
-grader (``python -m autograder gradescope --assignment <assignment>``).
+``make gradescope ASSIGNMENT=<assignment>`` writes ``dist/gradescope-autograder-<assignment>.zip``
+holding the course (needle/, autograder/ with this assignment's hidden suites,
+solutions/<assignment>/, pyproject.toml) and Gradescope's two entry points: ``setup.sh`` (a
+Python 3.11 venv, a non-editable install of the zip with the ``grader`` extra) and
+``run_autograder``, which grades the notebooks uploaded to ``/autograder/submission`` into
+``/autograder/results/results.json`` with the same sandboxed grader
+(``python -m autograder --course /autograder/source gradescope --assignment <assignment>``) and
+prints the scores and the isolation that held (staff-only output on Gradescope).
 """
 from __future__ import annotations
 
@@ -20,21 +22,30 @@ from .course import Assignment
 from .submissions import Job
 
 SETUP_SH = """#!/usr/bin/env bash
-# Gradescope runs this once when building the autograder image (Ubuntu, as root).
+# Gradescope runs this once when it builds the autograder image (Ubuntu 22.04, as root), with
+# the zip unpacked in /autograder/source. AUTOGRADER_ROOT stands for /autograder so that the
+# project's tests run this very script under a temporary root.
 set -euo pipefail
-apt-get update
-apt-get install -y python3.11 python3.11-venv
-python3.11 -m venv /autograder/venv
-/autograder/venv/bin/pip install --upgrade pip
-/autograder/venv/bin/pip install "/autograder/source[grader]"
+AUTOGRADER_ROOT="${AUTOGRADER_ROOT:-/autograder}"
+# Debian's python3.11 makes venvs only with python3.11-venv (ensurepip); apt only when missing.
+if ! python3.11 -c "import ensurepip, venv" 2>/dev/null; then
+    apt-get update
+    apt-get install -y python3.11 python3.11-venv
+fi
+python3.11 -m venv "$AUTOGRADER_ROOT/venv"
+"$AUTOGRADER_ROOT/venv/bin/pip" install --upgrade pip
+# Not editable: run_autograder runs this installed copy, as does the sandbox's zygote.
+"$AUTOGRADER_ROOT/venv/bin/pip" install "$AUTOGRADER_ROOT/source[grader]"
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
-# Gradescope runs this for every submission; results go to /autograder/results/results.json.
+# Gradescope runs this for every submission: the notebooks uploaded to submission/ are graded
+# into results/results.json. -I: the grader is the installed package, never code from the
+# current directory or $PYTHONPATH; the course (hidden suites, solutions) is source/.
 set -euo pipefail
 AUTOGRADER_ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
-cd "$AUTOGRADER_ROOT/source"
-exec "$AUTOGRADER_ROOT/venv/bin/python" -m autograder gradescope --assignment {assignment} \\
+exec "$AUTOGRADER_ROOT/venv/bin/python" -I -m autograder --course "$AUTOGRADER_ROOT/source" \\
+    gradescope --assignment {assignment} \\
     --submission "$AUTOGRADER_ROOT/submission" --results "$AUTOGRADER_ROOT/results"
 """
 
@@ -75,7 +86,9 @@ def build(assignment: Assignment, out: Path) -> Path:
 
 
 def run(assignment: Assignment, submission: Path, results: Path, timeout: float = 10.0) -> int:
-    """Grade one Gradescope submission (the uploaded notebooks) into results/results.json."""
+    """Grade one Gradescope submission (the uploaded notebooks, in any folder of the upload;
+    symbolic links are not followed into folders and refused as notebooks) into
+    results/results.json, readable by every user."""
     from . import batch, report
     from .grading import grade_jobs
 
@@ -84,7 +97,11 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     jobs = [Job("submission", name, present.get(name)) for name in known]  # missing ones score 0
     out = Path(tempfile.mkdtemp(prefix="gradescope-"))
     try:
-        grade_jobs(assignment, jobs, out, jobs=batch.default_jobs(), timeout=timeout, progress=False)
+        graded = grade_jobs(assignment, jobs, out, jobs=batch.default_jobs(), timeout=timeout, progress=False)
+        # stdout is for the instructor (Gradescope's stdout_visibility is "hidden"): the scores
+        # and which isolation held in this container
+        print(report.summary_table(graded.results))
+        print(report.isolation_summary(graded.results))
         data = json.loads((out / "submission" / "results.json").read_text())
         if not present:
             data["output"] = f"No notebook of {assignment.name} was found in the upload; expected files named like {known[0]}.ipynb."

@@ -203,38 +203,6 @@ def test_gradebook_export_shows_the_grader_scores(course, tmp_path):
     assert 0 < exported["mistakes"] < total
 
 
-def test_gradescope_zip_grades_a_submission_into_results_json(course, tmp_path):
-    """Build the zip, unpack it as Gradescope does, run its run_autograder on an upload."""
-    import zipfile
-
-    from autograder import gradescope
-
-    root, _ = course
-    zpath = gradescope.build(LECTURE8, tmp_path / "ag.zip")
-    names = zipfile.ZipFile(zpath).namelist()
-    assert "setup.sh" in names and "run_autograder" in names and "autograder/cli.py" in names
-    assert "autograder/suites/lecture8/test_01_graph_accumulation.py" in names
-    assert not any("tests/" in n or n.startswith("course/") for n in names)
-    base = tmp_path / "autograder"
-    zipfile.ZipFile(zpath).extractall(base / "source")
-    upload = base / "submission"
-    upload.mkdir()
-    for name in NOTEBOOKS[:2]:  # a partial upload: the other notebooks score 0
-        shutil.copy(root / "submitted" / "solved" / ASSIGNMENT / f"{name}.ipynb", upload)
-    (base / "venv" / "bin").mkdir(parents=True)  # stands in for setup.sh's venv (tested for real elsewhere)
-    (base / "venv" / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
-    (base / "venv" / "bin" / "python").chmod(0o755)
-    env = dict(venv_env(), AUTOGRADER_ROOT=str(base), PYTHONPATH=str(base / "source"))
-    subprocess.run(["bash", str(base / "source" / "run_autograder")], env=env, check=True, capture_output=True)
-    data = json.loads((base / "results" / "results.json").read_text())
-    full = max_points()
-    assert data["score"] == full[NOTEBOOKS[0]] + full[NOTEBOOKS[1]]
-    assert len(data["tests"]) == sum(len(suite_tests(n)) for n in NOTEBOOKS)
-    for t in data["tests"]:
-        assert {"name", "score", "max_score", "status", "output", "visibility"} <= set(t)
-        assert t["status"] in ("passed", "failed") and 0 <= t["score"] <= t["max_score"]
-
-
 @pytest.mark.slow
 def test_nbgrader_autograde_gives_the_same_per_cell_scores(course, tmp_path):
     """The nbgrader route (hidden blocks call the same suites in the student's kernel) grades
