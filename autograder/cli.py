@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -22,6 +23,9 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--jobs", type=int, default=batch.default_jobs(), help="notebooks graded in parallel (default: number of cores)")
     g.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per test (default: 10)")
     g.add_argument("--gradebook", action="store_true", help="also write the scores into PATH/gradebook.db (nbgrader)")
+    g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
+                   help="grade on the Dask cluster of this running `dask scheduler` (--jobs is then unused: "
+                        "each worker thread grades one notebook); default: on this machine")
     c = sub.add_parser("selfcheck", help="check the suites against the solutions, the stubs and the mistake fixtures")
     c.add_argument("assignment", nargs="?", default=None, help="default: every assignment")
     c.add_argument("--notebook", default=None, help="only this notebook (and its mistake fixtures)")
@@ -59,12 +63,19 @@ def grade(course: Course, args) -> int:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
     if not args.timeout > 0:
         return _fail(f"--timeout must be a positive number of seconds, got {args.timeout}")
+    if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
+        return _fail("--scheduler needs Dask's distributed package: pip install 'needle-course[cluster]'")
     assignment = _assignment(course, args.assignment)
     gradebook = args.path / "gradebook.db" if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist")
     try:
-        run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook)
+        run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook,
+                           scheduler=args.scheduler)
+    except ConnectionError as exc:  # the Dask scheduler went away mid-run
+        print(f"autograder: {exc}. The results graded so far are kept in {args.out / '.state'}; "
+              "run the same command again.", file=sys.stderr)
+        return 1
     except OSError as exc:  # the reports (not a student's result) could not be written
         print(f"autograder: could not write the reports in {args.out}: {exc}. The results graded so far are kept "
               f"in {args.out / '.state'}; free the space and run the same command again.", file=sys.stderr)

@@ -35,11 +35,12 @@ class GradeRun:
 
 
 def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, timeout: float,
-                 gradebook: Path | None = None, progress: bool = True) -> GradeRun:
+                 gradebook: Path | None = None, progress: bool = True, scheduler: str | None = None) -> GradeRun:
     """Grade everything ``path`` holds for ``assignment`` into ``out`` (see ``submissions``);
-    with ``gradebook``, also write the scores into that nbgrader database."""
+    with ``gradebook``, also write the scores into that nbgrader database; with ``scheduler``
+    (a Dask scheduler's address), grade on that cluster instead of this machine."""
     todo = discover(path, assignment)
-    run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress)
+    run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress, scheduler=scheduler)
     if gradebook is not None:
         from .gradebook import write_gradebook
 
@@ -50,7 +51,7 @@ def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, ti
 
 
 def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int, timeout: float,
-               progress: bool = True, on_result=None) -> GradeRun:
+               progress: bool = True, on_result=None, scheduler: str | None = None) -> GradeRun:
     out.mkdir(parents=True, exist_ok=True)
     for job in todo:
         if job.student_id:
@@ -70,7 +71,12 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
         if on_result is not None:
             on_result(result)
 
-    batch.run_jobs(todo, assignment, timeout, jobs, done)
+    if scheduler is None:
+        batch.run_jobs(todo, assignment, timeout, jobs, done)
+    else:
+        from . import cluster  # needs the cluster extra (distributed)
+
+        cluster.run_jobs(todo, assignment, timeout, scheduler, done)
     if bar is not None:
         bar.close()
     results = report.write_reports(out)

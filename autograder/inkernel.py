@@ -21,17 +21,57 @@ from . import plaindata
 from .course import Assignment, Course
 from .plugin import GradingPlugin
 from .probing import Missing
-from .suite import StudentCodeError, describe_outcome
+from .suite import Delegated, StudentCodeError, describe_outcome
 from .suiterun import collect_tests, run_suite
 
 
+def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
+    """(name, class) of every needle class a name covers (itself, or those of a module)."""
+    import types
+
+    from needle.trace import needle_object
+
+    out = []
+    for name in names:
+        obj = needle_object(name)
+        if isinstance(obj, type):
+            out.append((name, obj))
+        elif isinstance(obj, types.ModuleType):
+            out += [(name, v) for v in vars(obj).values() if isinstance(v, type) and v.__module__ == obj.__name__]
+    return out
+
+
 class LocalObserver:
-    """Runs probes in this process against ``namespace`` (a kernel, or selfcheck)."""
+    """Runs probes in this process against ``namespace`` (a kernel, or selfcheck). Needle's own
+    implementation of the task is noticed as in the sandbox: its code running during the
+    probe (``needle.trace``), or a definition that is, or derives from, needle's class."""
 
     def __init__(self, namespace: dict):
         self.namespace = namespace
 
-    def __call__(self, probe, deadline: float, **params):
+    def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
+        from needle.trace import needle_calls
+
+        from . import probing
+
+        classes, hits = _needle_classes(own_work), []
+
+        def watch(name, value):
+            hits.extend(n for n, cls in classes if value is cls or (isinstance(value, type) and issubclass(value, cls)))
+
+        result = []
+        probing.watchers.append(watch)
+        try:
+            used = needle_calls(lambda: result.append(self._run(probe, params)), own_work) if own_work else []
+            if not own_work:
+                result.append(self._run(probe, params))
+        finally:
+            probing.watchers.remove(watch)
+        if hits or used:
+            raise Delegated((hits or used)[0])
+        return result[0]
+
+    def _run(self, probe, params: dict):
         try:
             value = probe(self.namespace, **plaindata.from_plain(plaindata.to_plain(params)))
             return plaindata.from_plain(plaindata.loads(plaindata.dumps(plaindata.to_plain(value))))

@@ -27,35 +27,52 @@ class DecodeError(ValueError):
     """The sandbox sent something malformed."""
 
 
-def to_plain(value, depth: int = 0):
-    """``value`` as JSON-ready plain data (raises EncodeError for anything else)."""
+_INTEGERS = tuple(np.dtype(t).type for t in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"))
+_FLOATS = (np.float16, np.float32, np.float64)
+
+
+def _one_of(kind, types) -> bool:
+    """``kind`` is one of ``types``, by identity (no hashing: a metaclass could define it)."""
+    for t in types:
+        if kind is t:
+            return True
+    return False
+
+
+def to_plain(value, depth: int = 0, _type=type, _int=int, _float=float, _len=len, _isfinite=math.isfinite):
+    """``value`` as JSON-ready plain data (raises EncodeError for anything else).
+
+    Types are matched exactly (a subclass of int, str or ndarray is refused), so encoding never
+    calls a method of an object the student's code made: it runs after the sandbox checked that
+    nothing was tampered with, and must not give student code a chance to run again."""
     if depth > MAX_DEPTH:
         raise EncodeError("value nested too deeply")
-    if value is None or isinstance(value, (bool, str)):
+    kind = _type(value)
+    if value is None or kind is bool or kind is str:
         return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_):
-        return int(value)
-    if isinstance(value, np.bool_):
+    if kind is _int or _one_of(kind, _INTEGERS):
+        return _int(value)
+    if kind is np.bool_:
         return bool(value)
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else {"__float__": repr(value)}
-    if isinstance(value, np.ndarray):
+    if kind is _float or _one_of(kind, _FLOATS):
+        value = _float(value)
+        return value if _isfinite(value) else {"__float__": repr(value)}
+    if kind is np.ndarray:
         dtype = value.dtype.name
         if dtype not in ALLOWED_DTYPES:
             raise EncodeError(f"array of dtype {dtype}")
         data = np.ascontiguousarray(value).tobytes()
-        return {"__ndarray__": base64.b64encode(data).decode("ascii"), "dtype": dtype, "shape": list(value.shape)}
-    if isinstance(value, (list, tuple)):
+        return {"__ndarray__": base64.b64encode(data).decode("ascii"), "dtype": dtype, "shape": [_int(n) for n in value.shape]}
+    if kind is list or kind is tuple:
         return [to_plain(v, depth + 1) for v in value]
-    if isinstance(value, dict):
+    if kind is dict:
         out = {}
         for k, v in value.items():
-            if not isinstance(k, str) or k.startswith("__"):
+            if _type(k) is not str or k.startswith("__"):
                 raise EncodeError("dict keys must be plain strings")
             out[k] = to_plain(v, depth + 1)
         return out
-    raise EncodeError(f"value of type {type(value).__name__}")
+    raise EncodeError("value of an unexpected type")
 
 
 def from_plain(value, depth: int = 0):

@@ -1,8 +1,14 @@
 """The pytest plugin that runs a hidden suite: the ``observe`` fixture, task selection,
-per-test deadlines and the collection of per-test results.
+per-test deadlines, own-work checks and the collection of per-test results.
 
 An observer runs probes: in a sandboxed worker (``runner.SessionObserver``, the grader) or in
-the notebook's own kernel (``inkernel.LocalObserver``, the nbgrader route)."""
+the notebook's own kernel (``inkernel.LocalObserver``, the nbgrader route). A suite declares,
+per task, needle's own implementation of it::
+
+    OWN_WORK = {"4.4": ("Optimizer and SGD", ["needle.optim"])}
+
+and a task whose code is found using it scores 0 in every one of its tests, with one message.
+"""
 from __future__ import annotations
 
 import time
@@ -10,7 +16,7 @@ import time
 import pytest
 
 from .results import TestResult
-from .suite import StudentCodeError
+from .suite import Delegated, StudentCodeError
 
 
 class GradingPlugin:
@@ -21,7 +27,10 @@ class GradingPlugin:
         self.results: list[TestResult] = []
         self.collected: list[tuple[str, str, str, float]] = []  # (test, name, task, points)
         self.collection_errors: list[str] = []
+        self.delegated: dict[str, str] = {}  # task -> the message every test of it gets
         self._deadline = 0.0
+        self._task = ""
+        self._own_work: tuple[str, list[str]] = ("", [])
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
@@ -45,20 +54,34 @@ class GradingPlugin:
     @pytest.fixture
     def observe(self):
         def observe(probe, **params):
-            return self.observer(probe, self._deadline, **params)
+            return self.observer(probe, self._deadline, self._own_work[1], params)
 
         return observe
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
         self._deadline = time.monotonic() + self.timeout
+        self._task = item.get_closest_marker("task").args[0]
+        label, names = getattr(item.module, "OWN_WORK", {}).get(self._task, ("", []))
+        self._own_work = (label, list(names))
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         report = outcome.get_result()
         if report.when == "call" or report.failed:
+            exc = call.excinfo.value if call.excinfo is not None else None
+            if report.failed and isinstance(exc, Delegated):
+                label, names = self._own_work
+                used = exc.needle_name if exc.needle_name in names else "needle's own implementation"
+                self.delegated.setdefault(self._task, f"Task {self._task} must be your own {label or 'work'}: it uses {used}")
             report.student_message = _student_message(call.excinfo) if report.failed else ""
+
+    def pytest_sessionfinish(self, session):
+        """A task answered with needle's own implementation scores nothing, whatever passed."""
+        for r in self.results:
+            if r.task in self.delegated:
+                r.score, r.status, r.message = 0.0, "failed", self.delegated[r.task]
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call" or (report.failed and report.when == "setup"):

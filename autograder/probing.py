@@ -1,9 +1,13 @@
 """What probe modules use: probes run inside the sandbox, call the student's code on inputs
-and return plain data (``codec``) for the trusted side to judge. They never hold an expected
-answer."""
+and return plain data (``plaindata``) for the trusted side to judge. They never hold an
+expected answer."""
 from __future__ import annotations
 
 from typing import Callable
+
+# Called with (name, value) for every student definition a probe takes: the sandbox uses it
+# to notice a task answered with needle's own class (an alias or a subclass).
+watchers: list = []
 
 
 class Missing(LookupError):
@@ -27,6 +31,9 @@ def probe(*needs: str) -> Callable:
 def need(ns: dict, name: str):
     """The student's definition of ``name``, or Missing."""
     try:
-        return ns[name]
+        value = ns[name]
     except KeyError:
         raise Missing(name) from None
+    for watch in watchers:
+        watch(name, value)
+    return value

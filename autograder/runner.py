@@ -12,7 +12,7 @@ from .course import Assignment
 from .plugin import GradingPlugin
 from .results import NotebookResult, TestResult
 from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
-from .suite import StudentCodeError, describe_outcome
+from .suite import Delegated, StudentCodeError, describe_outcome
 from .suiterun import collect_tests, run_suite
 
 
@@ -23,14 +23,16 @@ class SessionObserver:
         self.session = session
         self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
 
-    def __call__(self, probe, deadline: float, **params):
+    def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
         try:
-            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()))
+            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()), own_work)
         except WorkerBroken as exc:
             self.broken = str(exc)
             raise StudentCodeError("the grader could not start your code (an internal error, not yours: tell your instructor)") from None
         if outcome.kind == "ok":
             return outcome.value
+        if outcome.kind == "delegated":
+            raise Delegated(outcome.value)
         raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())))
 
 
@@ -60,5 +62,7 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     finally:
         result.isolation = dict(session.enforced)
         session.close()
+    if session.tampered:
+        result.error = "your code changed needle's, numpy's or the grader's own code: see the tests' messages"
     result.tests = plugin.results
     return result

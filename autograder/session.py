@@ -3,12 +3,15 @@
 A session survives its worker: after a crash or a timeout the worker is killed (with its
 whole process group) and the next request starts a fresh one. A cell that hangs or kills
 the worker while loading is skipped on the next start, so one bad cell costs only the tests
-that need it.
+that need it. Every deadline is kept here; every message from the worker must carry the tag
+of the key this side made for it (``protocol.Verifier``); what the worker reports about its
+isolation is validated against a fixed schema; its scratch directory is watched and capped.
 """
 from __future__ import annotations
 
 import os
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -17,12 +20,20 @@ from dataclasses import dataclass
 
 from . import plaindata
 from .sandbox import protocol
-from .sandbox.confine import die_with_parent
+from .sandbox.confine import NOBODY, die_with_parent
+
+SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
+LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load timeout
+ISOLATION_SCHEMA = {  # what a worker may report, and the type each value must have
+    "rlimits": bool, "unprivileged": bool, "capabilities_dropped": bool, "landlock": int,
+    "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "guard": bool,
+}
 
 
 @dataclass
 class Outcome:
-    """What a probe request came to: ``kind`` is ok, missing, raised, unencodable, timeout or crashed."""
+    """What a probe request came to: ``kind`` is ok, missing, raised, unencodable, timeout,
+    crashed, disk, tampered or delegated."""
 
     kind: str
     value: object = None
@@ -50,14 +61,35 @@ def clean_environment(scratch: str) -> dict:
     }
 
 
+def validated_isolation(report) -> dict:
+    """Only known keys with values of the expected type; anything else is dropped."""
+    if not isinstance(report, dict):
+        return {}
+    out = {}
+    for key, kind in ISOLATION_SCHEMA.items():
+        value = report.get(key)
+        if type(value) is kind and (kind is not int or 0 <= value < 100):
+            out[key] = value
+    return out
+
+
+class WorkerBroken(RuntimeError):
+    """The grader could not start a worker: infrastructure, not the student's doing."""
+
+
 class ZygoteLauncher:
-    """Ask a running zygote (``autograder.sandbox.zygote``) to fork a pre-imported worker."""
+    """Ask a running zygote (``autograder.sandbox.zygote``) to fork a pre-imported worker.
+    One launcher (one connection) per trusted grading process: when it goes, so do its workers."""
 
     def __init__(self, socket_path: str):
         import socket
 
+        self.scratch_root = os.path.join(os.path.dirname(socket_path), "scratch")
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.connect(socket_path)
+        try:
+            self.sock.connect(socket_path)
+        except OSError as exc:
+            raise WorkerBroken(f"the sandbox zygote is not answering ({exc.strerror})") from None
 
     def _ask(self, message: dict, fds=()) -> dict:
         import array
@@ -79,6 +111,10 @@ class ZygoteLauncher:
         from_worker_r, from_worker_w = os.pipe()
         try:
             pid = int(self._ask({"scratch": scratch, "env": clean_environment(scratch)}, [to_worker_r, from_worker_w])["pid"])
+        except WorkerBroken:
+            for fd in (to_worker_w, from_worker_r):
+                os.close(fd)
+            raise
         finally:
             os.close(to_worker_r)
             os.close(from_worker_w)
@@ -87,13 +123,19 @@ class ZygoteLauncher:
     def reap(self, pid: int) -> None:
         self._ask({"reap": pid})
 
+    def close(self) -> None:
+        self.sock.close()
+
 
 class Zygote:
     """The zygote process of a batch: started once, shared by every notebook's session."""
 
     def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="zygote-")
-        os.chmod(self.dir, 0o700)
+        # The batch's own folder: the zygote's socket (0600) and every notebook's scratch
+        # directory (0700, the worker's), removed with the batch whatever happened inside.
+        self.dir = tempfile.mkdtemp(prefix="grading-")
+        os.chmod(self.dir, 0o711)
+        os.mkdir(os.path.join(self.dir, "scratch"), 0o711)
         self.path = os.path.join(self.dir, "sock")
         self.proc = subprocess.Popen(
             [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
@@ -114,53 +156,72 @@ class Zygote:
         except (ProcessLookupError, PermissionError):
             pass
         self.proc.wait()
-        _rmtree(self.dir)
+        remove_tree(self.dir)
+
+
+class _Over(Exception):
+    """The scratch directory grew past its limit."""
 
 
 class Session:
-    def __init__(self, config: SessionConfig, launcher: "ZygoteLauncher"):
+    def __init__(self, config: SessionConfig, launcher: ZygoteLauncher):
         self.config = config
         self.launcher = launcher
         self.skip: set[int] = set()
         self.enforced: dict = {}
+        self.tampered = ""  # what the worker found changed: sticky for the whole notebook
         self.pid: int | None = None
-        self.scratch = tempfile.mkdtemp(prefix="grade-")
+        self.scratch = tempfile.mkdtemp(prefix="grade-", dir=launcher.scratch_root)
         os.chmod(self.scratch, 0o700)
+        self.uid = NOBODY if os.geteuid() == 0 else None
+        if self.uid is not None:
+            os.chown(self.scratch, self.uid, self.uid)
         self.starts = 0
 
     # --- lifecycle -----------------------------------------------------------------
-    def _spawn(self) -> None:
-        self.pid, self.to_worker, self.from_worker = self.launcher.start(self.scratch)
-        self.starts += 1
+    def _watch_scratch(self) -> None:
+        if scratch_usage(self.scratch) > SCRATCH_LIMIT:
+            raise _Over()
 
     def _load(self) -> bool:
         """Start a worker and load the code; False if it died or hung (that cell is skipped next)."""
-        self._spawn()
+        self.pid, self.to_worker, from_worker = self.launcher.start(self.scratch)
+        self.starts += 1
+        key = os.urandom(32)
+        self.channel = protocol.Verifier(from_worker, key)
         current = None
-        deadline = time.monotonic() + self.config.load_timeout
+        start = time.monotonic()
+        deadline = start + self.config.load_timeout
         try:
             protocol.send(self.to_worker, {
-                "cells": self.config.cells, "probes": self.config.probes_source,
-                "skip": sorted(self.skip), "policy": {"scratch": self.scratch},
+                "key": key.hex(), "cells": self.config.cells, "probes": self.config.probes_source,
+                "skip": sorted(self.skip), "scratch": self.scratch, "uid": self.uid,
             })
+            ready = self.channel.receive(deadline, self._watch_scratch)
+            if not (isinstance(ready, dict) and ready.get("event") == "ready"):
+                raise plaindata.DecodeError("no ready event")
+            self.enforced = validated_isolation(ready.get("enforced"))
             while True:
-                event = protocol.receive(self.from_worker, deadline)
+                event = self.channel.receive(deadline, self._watch_scratch)
+                if isinstance(event, dict) and isinstance(event.get("tampered"), str):
+                    self.tampered = event["tampered"][:200]
+                    return True
                 if not isinstance(event, dict):
                     raise plaindata.DecodeError("bad event")
-                if event.get("event") == "cell" and isinstance(event.get("index"), int):
+                if event.get("event") == "cell" and type(event.get("index")) is int:
                     current = event["index"]
-                    deadline = time.monotonic() + self.config.load_timeout
+                    # each cell gets the load timeout, the whole load a few of them
+                    deadline = min(time.monotonic() + self.config.load_timeout, start + LOAD_CELLS_LIMIT * self.config.load_timeout)
                 elif event.get("event") == "loaded":
-                    enforced = event.get("enforced")
-                    self.enforced = {str(k): v for k, v in enforced.items()} if isinstance(enforced, dict) else {}
                     return True
                 else:
                     raise plaindata.DecodeError("unexpected event")
-        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError):
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over) as exc:
             self.kill()
-            if current is None:
-                raise WorkerBroken("the grading worker failed before running any of your code")
-            self.skip.add(current)
+            if current is None and not isinstance(exc, _Over):
+                raise WorkerBroken("the grading worker failed before running any of your code") from None
+            if current is not None:
+                self.skip.add(current)
             return False
 
     def ensure_started(self) -> None:
@@ -178,8 +239,11 @@ class Session:
                 kill(self.pid, signal.SIGKILL)
             except (ProcessLookupError, PermissionError):
                 pass
-        self.launcher.reap(self.pid)  # the pid is not reused before this: no stray kills
-        for fd in (self.to_worker, self.from_worker):
+        try:
+            self.launcher.reap(self.pid)  # the pid is not reused before this: no stray kills
+        except WorkerBroken:
+            pass
+        for fd in (self.to_worker, self.channel.fd):
             try:
                 os.close(fd)
             except OSError:
@@ -188,21 +252,32 @@ class Session:
 
     def close(self) -> None:
         self.kill()
-        _rmtree(self.scratch)
+        self.launcher.close()  # the zygote kills anything this session still had running
+        remove_tree(self.scratch)
 
     # --- requests ----------------------------------------------------------------------
-    def call(self, probe: str, params: dict, timeout: float) -> Outcome:
+    def call(self, probe: str, params: dict, timeout: float, own_work: list[str] | None = None) -> Outcome:
+        if self.tampered:
+            return Outcome("tampered", self.tampered)
         self.ensure_started()
+        if self.tampered:
+            return Outcome("tampered", self.tampered)
         try:
-            protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params)})
-            reply = protocol.receive(self.from_worker, time.monotonic() + timeout)
+            protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params), "own_work": own_work or []})
+            reply = self.channel.receive(time.monotonic() + timeout, self._watch_scratch)
         except protocol.ChannelTimeout:
             self.kill()
             return Outcome("timeout")
+        except _Over:
+            self.kill()
+            return Outcome("disk")
         except (protocol.ChannelClosed, OSError, plaindata.DecodeError):
             self.kill()
             return Outcome("crashed")
-        return _interpret(reply)
+        outcome = _interpret(reply)
+        if outcome.kind == "tampered":
+            self.tampered = outcome.value
+        return outcome
 
 
 def _interpret(reply) -> Outcome:
@@ -212,8 +287,8 @@ def _interpret(reply) -> Outcome:
     try:
         if kind == "ok":
             return Outcome("ok", plaindata.from_plain(value))
-        if kind in ("missing", "raised") and isinstance(value, str):
-            return Outcome(kind, value[:100])
+        if kind in ("missing", "raised", "delegated", "tampered") and isinstance(value, str):
+            return Outcome(kind, value[:200])
         if kind == "unencodable":
             return Outcome("unencodable")
     except plaindata.DecodeError:
@@ -221,11 +296,46 @@ def _interpret(reply) -> Outcome:
     return Outcome("crashed")
 
 
-class WorkerBroken(RuntimeError):
-    pass
+def scratch_usage(folder: str) -> int:
+    """Bytes of files under ``folder`` (a sub-folder the worker made unreadable is opened up)."""
+    total, stack = 0, [folder]
+    while stack:
+        path = stack.pop()
+        try:
+            entries = list(os.scandir(path))
+        except OSError:
+            try:
+                os.chmod(path, 0o700)
+                entries = list(os.scandir(path))
+            except OSError:
+                continue
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            if stat.S_ISDIR(info.st_mode):
+                stack.append(entry.path)
+            else:
+                total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
+    return total
 
 
-def _rmtree(path: str) -> None:
+def remove_tree(path: str) -> None:
+    """Remove ``path`` whatever modes the worker gave its contents (chmod 0 included). Only
+    folders inside ``path`` (and ``path`` itself) are ever opened up, never its parent."""
     import shutil
 
-    shutil.rmtree(path, ignore_errors=True)
+    def open_up():
+        for folder in [path] + [os.path.join(root, d) for root, dirs, _ in os.walk(path) for d in dirs]:
+            if not os.path.islink(folder):  # a link could point anywhere: never follow one
+                try:
+                    os.chmod(folder, 0o700)
+                except OSError:
+                    pass
+
+    for _ in range(3):  # each pass opens up what the previous one could not list
+        if not os.path.lexists(path):
+            return
+        open_up()
+        shutil.rmtree(path, ignore_errors=True)

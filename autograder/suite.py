@@ -18,7 +18,6 @@ process; in a notebook (the nbgrader route) both run in the student's kernel.
 """
 from __future__ import annotations
 
-import builtins
 import importlib.util
 import sys
 from pathlib import Path
@@ -69,11 +68,27 @@ class StudentCodeError(Exception):
     Its message is written by the grader (never taken from the student's code)."""
 
 
-# Exception names we repeat back to a student: builtins only (a class defined by the
-# submission could carry anything in its name).
+class Delegated(StudentCodeError):
+    """The task was answered with needle's own implementation of it (``needle_name``)."""
+
+    def __init__(self, needle_name: str):
+        super().__init__(needle_name)
+        self.needle_name = needle_name
+
+
+# Exception names repeated back to a student: common built-ins only, and only when the
+# exception is exactly that built-in class (a class of the submission's, or a choice among
+# many names, could carry information out of the sandbox).
 KNOWN_EXCEPTIONS = {
-    name for name, obj in vars(builtins).items() if isinstance(obj, type) and issubclass(obj, BaseException)
+    "ArithmeticError", "AssertionError", "AttributeError", "FloatingPointError", "IndexError", "KeyError",
+    "LookupError", "MemoryError", "NameError", "NotImplementedError", "OverflowError", "RecursionError",
+    "RuntimeError", "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError",
 }
+
+
+def _plain_name(text: str) -> str:
+    """A dotted Python name from the worker, or "" if it is anything else."""
+    return text if text and len(text) <= 120 and all(c.isalnum() or c in "._" for c in text) else ""
 
 
 def describe_outcome(kind: str, value, needs: tuple) -> str:
@@ -90,6 +105,12 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
         return "your code did not finish within the time limit (an endless loop, or far too slow)"
     if kind == "unencodable":
         return "your code returned a value of an unexpected type"
+    if kind == "disk":
+        return "your code wrote too many files (over 64 MiB): grading needs no files"
+    if kind == "tampered":
+        where = _plain_name(value)
+        return (f"your code changed needle's, numpy's or the grader's own code ({where or 'a module or class'}): "
+                "define your own functions and classes instead; nothing after that change can be graded")
     return "your code ended the grading process (it exited, crashed, or exhausted its memory)"
 
 

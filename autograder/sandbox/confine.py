@@ -2,20 +2,26 @@
 
 Layers (Linux; each reported in ``apply``'s result, so the grader can say what held):
 
-* resource limits: address space, CPU time, file size, open files, no core dumps, and (for
-  non-root users) no new processes;
-* no capabilities (when started as root, every capability is dropped: uid 0 then has an
-  ordinary user's powers) and ``no_new_privs``;
-* Landlock (kernel >= 5.13): read-only access to the Python installation, numpy and needle,
-  read-write access to the scratch directory, nothing else; no TCP; since ABI 6, no signals
-  to and no abstract sockets with processes outside the sandbox. The hidden suites, the
-  solutions and other students' files are outside, hence unreadable;
-* seccomp: no new processes (threads only), no exec, no sockets (no network), no ptrace, no
-  signals to other processes, no raising of limits, no mounts or namespaces.
+* an unprivileged user: a grader running as root starts its workers as ``nobody`` (65534),
+  so the user's process limit applies and root's files are out of reach;
+* resource limits: address space, CPU time, file size, open files, no core dumps, no new
+  processes or threads (``RLIMIT_NPROC`` 0);
+* no capabilities and ``no_new_privs``; the worker dies with its parent (``PDEATHSIG``), a
+  setting it cannot undo (seccomp refuses ``prctl``);
+* Landlock (kernel >= 5.13): read-only access to the standard library, numpy and the other
+  installed packages except the grader and needle (both are already loaded: nothing of them
+  is read again), read-write access to the scratch directory, nothing else; no TCP; since
+  ABI 6, no signals to and no abstract sockets with processes outside the sandbox. The hidden
+  suites, the solutions, needle's source and other students' files are outside, hence
+  unreadable;
+* seccomp (x86_64): no new processes and no threads (every ``clone``), no exec, no sockets, no
+  ptrace, no signals to other processes, no signal handlers (a Python handler would be handed
+  the interrupted frame), no ``prctl``, no raising of limits, no mounts or namespaces.
 """
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import platform
 import resource
@@ -34,6 +40,10 @@ PR_CAPBSET_DROP = 24
 PR_SET_SECCOMP = 22
 SECCOMP_MODE_FILTER = 2
 X86_64 = platform.machine() == "x86_64"
+NOBODY = 65534
+MEMORY_BYTES = 2 * 1024**3
+FILE_BYTES = 8 * 1024**2
+CPU_SECONDS = 600
 
 # x86_64 system call numbers
 SYS = dict(
@@ -42,7 +52,8 @@ SYS = dict(
     tgkill=234, keyctl=250, unshare=272, process_vm_readv=310, process_vm_writev=311, setns=308,
     execveat=322, bpf=321, userfaultfd=323, perf_event_open=298, prlimit64=302, init_module=175,
     finit_module=313, capset=126, io_uring_setup=425, clone3=435, open_tree=428, move_mount=429,
-    fsopen=430,
+    fsopen=430, rt_sigaction=13, prctl=157, rt_tgsigqueueinfo=297, rt_sigqueueinfo=129,
+    pidfd_send_signal=424, pidfd_open=434, pidfd_getfd=438, seccomp=317,
 )
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
@@ -60,18 +71,32 @@ def _limit(which: int, value: int) -> None:
     resource.setrlimit(which, (value, value))
 
 
-def apply_rlimits(policy: dict) -> None:
-    mb = 1024 * 1024
-    _limit(resource.RLIMIT_AS, int(policy.get("memory_mb", 2048)) * mb)
-    _limit(resource.RLIMIT_FSIZE, int(policy.get("file_mb", 16)) * mb)
-    _limit(resource.RLIMIT_CPU, int(policy.get("cpu_seconds", 600)))
+def apply_rlimits() -> None:
+    _limit(resource.RLIMIT_AS, MEMORY_BYTES)
+    _limit(resource.RLIMIT_FSIZE, FILE_BYTES)
+    _limit(resource.RLIMIT_CPU, CPU_SECONDS)
     _limit(resource.RLIMIT_NOFILE, 256)
     _limit(resource.RLIMIT_CORE, 0)
-    if os.geteuid() != 0:  # counts the user's processes; ignored for root (seccomp covers it)
+
+
+def become_unprivileged(uid: int) -> bool:
+    """As root: become ``uid`` (no supplementary groups); True if this process is not root
+    afterwards. The new user may start no process or thread at all (RLIMIT_NPROC 0, which
+    binds only non-root users)."""
+    if os.geteuid() == 0:
         try:
-            _limit(resource.RLIMIT_NPROC, 0)
-        except (ValueError, OSError):
-            pass
+            os.setgroups([])
+            os.setgid(uid)
+            os.setuid(uid)
+        except OSError:
+            return False
+    if os.geteuid() == 0:
+        return False
+    try:
+        _limit(resource.RLIMIT_NPROC, 0)
+    except (ValueError, OSError):
+        return False
+    return True
 
 
 def drop_capabilities() -> bool:
@@ -91,6 +116,7 @@ FS_MAKE_REG, FS_MAKE_SOCK, FS_MAKE_FIFO, FS_MAKE_BLOCK, FS_MAKE_SYM = 1 << 8, 1 
 FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 READ = FS_READ_FILE | FS_READ_DIR
 WRITE = FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR | FS_MAKE_REG | FS_TRUNCATE
+NOT_READABLE = ("autograder", "needle", "needle_course", "__editable__", "_needle_course", "site-packages", "dist-packages")
 
 
 def landlock_abi() -> int:
@@ -102,25 +128,21 @@ def landlock_abi() -> int:
     return max(int(abi), 0)
 
 
+def _entries(folder: str | None) -> set[Path]:
+    """The entries of a library folder, except installed copies of the grader or needle and
+    nested package folders (a venv's lib/python3.11 holds its site-packages)."""
+    if not folder or not os.path.isdir(folder):
+        return set()
+    return {Path(folder, name).resolve() for name in os.listdir(folder) if not name.startswith(NOT_READABLE)}
+
+
+@functools.lru_cache(maxsize=1)  # computed once in the zygote: sysconfig reads files lazily
 def readable_paths() -> list[Path]:
-    """What the worker may read: the interpreter's library, installed packages except the
-    autograder (only its sandbox side), numpy and needle wherever they live."""
-    import needle
-    import numpy
-
-    import autograder
-
-    autograder_dir = Path(autograder.__file__).resolve().parent
-    paths = {Path(p).resolve() for key in ("stdlib", "platstdlib") if (p := sysconfig.get_paths().get(key))}
-    paths |= {Path(sys.base_prefix).resolve() / "lib", Path(sys.base_prefix).resolve() / "lib64"}
-    for site in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
-        site_path = Path(site).resolve()
-        if site_path.is_dir():
-            for entry in site_path.iterdir():
-                if entry.resolve() != autograder_dir and not entry.name.startswith("autograder"):
-                    paths.add(entry.resolve())
-    paths |= {Path(numpy.__file__).resolve().parent, Path(needle.__file__).resolve().parent}
-    paths |= {autograder_dir / "__init__.py", autograder_dir / "sandbox"}
+    """What the worker may read: the standard library and the installed packages, without the
+    grader or needle (loaded before confinement) and without whatever holds site-packages."""
+    paths = set()
+    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+        paths |= _entries(sysconfig.get_paths().get(key))
     # shared libraries that extension modules load (libffi, libssl, ...): public files
     paths |= {Path(p) for p in ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache")}
     paths |= {Path("/dev/null"), Path("/dev/urandom")}
@@ -175,11 +197,17 @@ def apply_landlock(scratch: Path) -> dict:
 
 
 # --- seccomp ---------------------------------------------------------------------------------
-_LD_W_ABS, _JEQ, _JSET, _RET = 0x20, 0x15, 0x45, 0x06
+_LD_W_ABS, _JEQ, _RET = 0x20, 0x15, 0x06
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
 _EPERM, _ENOSYS = 0x00050000 | 1, 0x00050000 | 38
 _ARCH_X86_64 = 0xC000003E
-_CLONE_THREAD = 0x00010000
+DENIED = (
+    "socket", "socketpair", "connect", "bind", "clone", "fork", "vfork", "execve", "execveat", "ptrace",
+    "process_vm_readv", "process_vm_writev", "setrlimit", "prlimit64", "mount", "umount2", "chroot",
+    "pivot_root", "unshare", "setns", "keyctl", "bpf", "userfaultfd", "perf_event_open", "init_module",
+    "finit_module", "tkill", "io_uring_setup", "open_tree", "move_mount", "fsopen", "rt_sigaction", "prctl",
+    "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal", "pidfd_open", "pidfd_getfd", "seccomp",
+)
 
 
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -188,21 +216,12 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 
 def seccomp_program(pid: int) -> bytes:
     p = [_insn(_LD_W_ABS, 4), _insn(_JEQ, _ARCH_X86_64, 1, 0), _insn(_RET, _KILL), _insn(_LD_W_ABS, 0)]
-    denied = [
-        "socket", "socketpair", "connect", "bind", "fork", "vfork", "execve", "execveat", "ptrace",
-        "process_vm_readv", "process_vm_writev", "setrlimit", "prlimit64", "mount", "umount2",
-        "chroot", "pivot_root", "unshare", "setns", "keyctl", "bpf", "userfaultfd",
-        "perf_event_open", "init_module", "finit_module", "tkill", "io_uring_setup", "open_tree",
-        "move_mount", "fsopen",
-    ]
-    for name in denied:
+    for name in DENIED:
         p += [_insn(_JEQ, SYS[name], 0, 1), _insn(_RET, _EPERM)]
-    p += [_insn(_JEQ, SYS["clone3"], 0, 1), _insn(_RET, _ENOSYS)]  # glibc falls back to clone
-    # clone: threads only
-    p += [_insn(_JEQ, SYS["clone"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JSET, _CLONE_THREAD, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    p += [_insn(_JEQ, SYS["clone3"], 0, 1), _insn(_RET, _ENOSYS)]  # glibc then tries clone: refused
     # kill(pid, sig): only this process (or its own group, pid 0)
     p += [_insn(_JEQ, SYS["kill"], 0, 5), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 2, 0), _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)]
-    # tgkill(tgid, tid, sig): only threads of this process
+    # tgkill(tgid, tid, sig): only this process
     p += [_insn(_JEQ, SYS["tgkill"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     p += [_insn(_RET, _ALLOW)]
     return b"".join(p)
@@ -220,15 +239,17 @@ def apply_seccomp() -> bool:
     return _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fbuf), 0, 0) == 0
 
 
-def apply(policy: dict) -> dict:
-    """Confine this process; returns what is enforced (reported back to the grader)."""
+def apply(scratch: str, worker_uid: int | None) -> dict:
+    """Confine this process; returns what is enforced (reported to the grader before any
+    student code runs). ``worker_uid``: the user to become when running as root."""
     enforced = {"rlimits": True}
-    apply_rlimits(policy)
+    apply_rlimits()
+    try:  # first: the rules name files only the current user may be able to open
+        enforced.update(apply_landlock(Path(scratch).resolve()))
+    except OSError:
+        enforced["landlock"] = 0
+    enforced["unprivileged"] = become_unprivileged(NOBODY if worker_uid is None else worker_uid)
+    die_with_parent()  # after the change of user, which clears it
     enforced["capabilities_dropped"] = drop_capabilities() if os.geteuid() == 0 else True
-    scratch = Path(policy.get("scratch") or os.getcwd()).resolve()
-    try:
-        enforced.update(apply_landlock(scratch))
-    except OSError as exc:
-        enforced.update({"landlock": 0, "landlock_error": str(exc)})
     enforced["seccomp"] = apply_seccomp()
     return enforced

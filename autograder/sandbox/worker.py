@@ -1,82 +1,176 @@
 """The sandboxed worker: loads one student's notebook code and answers probe requests.
 
-Run as ``python -I -m autograder.sandbox.worker IN_FD OUT_FD``. Everything it executes after
-start-up is untrusted; it can only ever answer with plain data (``codec``), which the trusted
-side compares. Its stdout and stderr go nowhere a student or the grader reads.
+Forked from the zygote (``zygote.py``), which has imported numpy and needle and instrumented
+needle's functions (``owncode``). Before any student code runs, the worker confines itself
+(``confine``), loads the probes, forgets ctypes, snapshots what its answers depend on and arms
+the audit hook (``guard``), and binds every function it will call afterwards to a local name.
+Then it runs the notebook's cells and answers requests. Each answer is computed, then
+checked: the snapshot must be unchanged and no needle implementation of the task being
+tested may have run; only then is it encoded (plain data only, ``plaindata``) and sent,
+tagged with a key only this code holds (``protocol``). Its stdout and stderr go nowhere.
 """
 from __future__ import annotations
 
 import builtins
+import gc
 import re
-import sys
 import types
+from json.encoder import c_encode_basestring_ascii as json_string
 
-from .. import plaindata
-from . import protocol
+from .. import plaindata, probing
+from . import confine, guard, owncode, protocol
 from ..probing import Missing
 
 _MAGIC = re.compile(r"^([ \t]*)[%!].*$", re.MULTILINE)
+REGISTRY: owncode.Registry | None = None  # set by the zygote after instrumenting needle
 
 
-def _strip_magics(source: str) -> str:
+def strip_magics(source: str) -> str:
     """IPython magics and shell escapes are not Python: make them ``pass`` (same line numbers)."""
     return _MAGIC.sub(r"\1pass", source)
 
 
-def _describe(exc: BaseException) -> str:
-    return type(exc).__name__  # the trusted side shows only names it recognises
-
-
-def _load(request: dict, out_fd: int, enforced: dict) -> tuple[dict, types.ModuleType]:
-    probes = types.ModuleType("probes")
-    exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
-    ns = {"__name__": "__main__", "__builtins__": builtins}
-    skip = set(request.get("skip", []))
-    for index, source in enumerate(request["cells"]):
-        if index in skip:
-            continue
-        protocol.send(out_fd, {"event": "cell", "index": index})
-        try:
-            exec(compile(_strip_magics(source), f"<cell {index}>", "exec"), ns)
-        except BaseException:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
-            pass
-    protocol.send(out_fd, {"event": "loaded", "enforced": enforced})
-    return ns, probes
-
-
-def _answer(ns: dict, probes: types.ModuleType, request: dict) -> dict:
+def _compile_cell(index: int, source: str):
     try:
-        fn = getattr(probes, request["probe"])
-        value = fn(ns, **plaindata.from_plain(request["params"]))
-        return {"ok": plaindata.to_plain(value)}
-    except Missing as exc:
-        return {"missing": str(exc.name)}
-    except plaindata.EncodeError:
-        return {"unencodable": True}
-    except BaseException as exc:
-        return {"raised": _describe(exc)}
+        return compile(strip_magics(source), f"<cell {index}>", "exec")
+    except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError):
+        return None  # a cell that does not compile defines nothing, as in a kernel
+
+
+class OwnWork:
+    """Evidence, for one request, that the task was answered with needle's own implementation."""
+
+    def __init__(self, registry: owncode.Registry):
+        self.registry = registry
+        self.names: list[str] = []
+        self.indices: list[int] = []
+        self.before: list[int] = []
+        self.classes: list = []
+        self.hits: list[str] = []
+
+    def start(self, names: list[str]) -> None:
+        self.names = [n for n in names if type(n) is str]
+        self.indices = [i for n in self.names for i in self.registry.indices(n)]
+        self.before = self.registry.read(self.indices)
+        self.classes = [(n, c) for n in self.names for cn, c in self.registry.classes.items() if cn == n or cn.startswith(n + ".")]
+        self.hits = []
+
+    def watch(self, name, value) -> None:
+        """A student definition the probe takes: needle's class itself, or a subclass of it?"""
+        for needle_name, cls in self.classes:
+            try:
+                if value is cls or (isinstance(value, type) and issubclass(value, cls)):
+                    self.hits.append(needle_name)
+            except Exception:
+                pass
+
+    def used(self) -> str:
+        """The needle name of the first implementation that ran, or ""."""
+        if self.hits:
+            return self.hits[0]
+        for index, old, new in zip(self.indices, self.before, self.registry.read(self.indices)):
+            if new != old:
+                ran = self.registry.names[index]
+                return next((n for n in self.names if ran == n or ran.startswith(n + ".")), ran)
+        return ""
 
 
 def main(argv: list[str]) -> int:
     in_fd, out_fd = int(argv[0]), int(argv[1])
     request = protocol.receive(in_fd)
-    import needle  # noqa: F401  (before confinement: imports need no file access later)
+    signed = protocol.signed_sender(out_fd, bytes.fromhex(request["key"]))
+    enforced = confine.apply(request["scratch"], request.get("uid"))
+    probes = types.ModuleType("probes")
+    exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
+    handlers = {name: fn for name, fn in vars(probes).items() if callable(fn) and hasattr(fn, "needs")}
+    skip = set(request.get("skip", []))
+    cells = [(i, _compile_cell(i, source)) for i, source in enumerate(request["cells"]) if i not in skip]
+    del request
 
-    from . import confine
+    guard.purge_ctypes()
+    guard.neuter_threads_and_signals()
+    own = OwnWork(REGISTRY) if REGISTRY is not None else None
+    if own is not None:
+        probing.watchers.append(own.watch)
+    integrity = guard.Integrity(extra_modules=[probes])
+    send = guarded_sender(signed, integrity.changed)
+    guard.arm(integrity.protected_ids())
+    enforced["guard"] = True
+    serve(send, protocol.receive, in_fd, cells, handlers, own, guard.pristine_builtin_exceptions(), enforced)
+    return 0
 
-    enforced = confine.apply(request.get("policy", {}))
-    ns, probes = _load(request, out_fd, enforced)
+
+def guarded_sender(signed, changed, _gc=gc, _encode=json_string):
+    """``send(message, keep=None)``: nothing of the student's may run between the check that the
+    grader's code is intact and the message leaving (garbage collection is off, and ``keep``
+    holds the student's objects until then); if anything was changed, the message sent is
+    "tampered" instead, encoded by a C function that nothing can patch."""
+    verdict = [""]
+
+    def send(message, keep=None):
+        collecting = _gc.isenabled()
+        _gc.disable()
+        try:
+            verdict[0] = verdict[0] or changed()
+            if verdict[0]:
+                signed(None, raw=b'{"tampered":' + _encode(verdict[0]).encode() + b"}")
+            else:
+                signed(message)
+        finally:
+            del keep
+            if collecting:
+                _gc.enable()
+        return verdict[0]
+
+    return send
+
+
+def serve(send, receive, in_fd, cells, handlers, own, exceptions, enforced,
+          _exec=exec, _builtins=builtins, _closed=protocol.ChannelClosed, _encode_error=plaindata.EncodeError) -> None:
+    """Everything from here on runs with student code in the process: only locals and
+    default arguments bound above are used, never a module global."""
+    send({"event": "ready", "enforced": enforced})
+    ns = {"__name__": "__main__", "__builtins__": _builtins}
+    for index, code in cells:
+        if send({"event": "cell", "index": index}):
+            break  # tampered: nothing more is loaded or answered
+        if code is not None:
+            try:
+                _exec(code, ns)
+            except BaseException:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
+                pass
+    send({"event": "loaded"})
     while True:
         try:
-            request = protocol.receive(in_fd)
-        except protocol.ChannelClosed:
-            return 0
-        reply = _answer(ns, probes, request)
+            request = receive(in_fd)
+        except _closed:
+            return
+        reply, keep = answer(request, ns, handlers, own, exceptions)
         try:
-            protocol.send(out_fd, reply)
-        except (plaindata.EncodeError, ValueError):
-            protocol.send(out_fd, {"unencodable": True})
+            send(reply, keep)
+        except (_encode_error, ValueError):
+            send({"unencodable": True})
 
 
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+def answer(request, ns, handlers, own, exceptions, _to_plain=plaindata.to_plain, _from_plain=plaindata.from_plain,
+           _missing=Missing, _encode_error=plaindata.EncodeError, _type=type, _str=str, _dict=dict):
+    """(reply, the student's objects to keep alive until the reply is sent)."""
+    probe = handlers.get(request.get("probe")) if _type(request) is _dict and _type(request.get("probe")) is _str else None
+    if probe is None:
+        return {"crashed": True}, None
+    if own is not None:
+        own.start(request.get("own_work") or [])
+    try:
+        value = probe(ns, **_from_plain(request.get("params") or {}))
+    except _missing as exc:
+        return {"missing": exc.name}, None
+    except BaseException as exc:
+        kind = _type(exc)
+        return {"raised": next((name for name, cls in exceptions.items() if kind is cls), "")}, exc
+    used = own.used() if own is not None else ""
+    if used:
+        return {"delegated": used}, value
+    try:
+        return {"ok": _to_plain(value)}, value
+    except _encode_error:
+        return {"unencodable": True}, value

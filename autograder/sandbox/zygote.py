@@ -1,14 +1,18 @@
 """A pre-imported parent for sandboxed workers.
 
-It imports numpy and needle once, then forks one worker per request, so a notebook's worker
-starts in milliseconds instead of paying Python's and numpy's start-up each time. It never
-runs student code and holds no grading data: only library code and the requests' scratch
-paths. Each child becomes its own session, dies with the zygote (PDEATHSIG), keeps only its
-two protocol pipes, and confines itself (``confine``) before loading any student code.
+It imports numpy, needle and the modules students commonly use once, instruments needle's
+functions (``owncode``), then forks one worker per request, so a notebook's worker starts in
+milliseconds instead of paying Python's and numpy's start-up each time, and never needs to
+read a file of needle or the grader. It never runs student code and holds no grading data.
+Each child becomes its own session, keeps only its two protocol pipes, and confines itself
+(``confine``) before loading any student code.
 
-Protocol on a UNIX socket: ``{"scratch": path, "env": {...}}`` with two file descriptors
-(the worker's input and output pipes) -> ``{"pid": n}``; ``{"reap": pid}`` -> ``{"ok": true}``
-after the caller killed that worker.
+Protocol on a UNIX socket, one connection per trusted grading process:
+``{"scratch": path, "env": {...}}`` with two file descriptors (the worker's input and output
+pipes) -> ``{"pid": n}`` or ``{"error": why}``; ``{"reap": pid}`` -> ``{"ok": true}`` after the
+caller killed that worker. When a connection closes (its grading process finished or was
+killed), every worker started through it that is still alive is killed: no worker outlives
+the notebook it was started for.
 """
 from __future__ import annotations
 
@@ -21,18 +25,35 @@ import signal
 import socket
 import sys
 
+# Standard library modules student code commonly imports: loaded here, because a worker
+# running as an unprivileged user may not be able to read the interpreter's files.
+COMMON_MODULES = (
+    "math", "cmath", "itertools", "functools", "collections", "collections.abc", "operator", "random",
+    "statistics", "heapq", "bisect", "copy", "typing", "dataclasses", "numbers", "fractions", "decimal",
+    "string", "re", "time", "enum", "abc", "weakref", "array", "contextlib", "types", "warnings", "textwrap",
+    "pprint", "struct", "inspect", "traceback",
+)
 
-def _preimport() -> None:
+
+def _preimport():
+    import importlib
+
     import numpy  # noqa: F401
     import numpy.fft  # noqa: F401
     import numpy.linalg  # noqa: F401
     import numpy.random  # noqa: F401
 
     import needle  # noqa: F401
+    import needle.data  # noqa: F401
     import needle.gradcheck  # noqa: F401
 
     from .. import plaindata, probing  # noqa: F401
-    from . import confine, protocol, worker  # noqa: F401
+    from . import confine, guard, owncode, protocol, worker  # noqa: F401
+
+    for name in COMMON_MODULES:
+        importlib.import_module(name)
+    confine.readable_paths()
+    worker.REGISTRY = owncode.instrument("needle")
 
 
 def _recv(conn: socket.socket):
@@ -47,10 +68,10 @@ def _recv(conn: socket.socket):
 def _child(in_fd: int, out_fd: int, request: dict, keep_out: list) -> None:
     """In the forked child: become a clean, separate worker process, then serve."""
     try:
-        os.setsid()
         from .confine import die_with_parent
 
-        die_with_parent()
+        die_with_parent()  # with the zygote (set again after the change of user, which clears it)
+        os.setsid()
         for sock in keep_out:
             sock.close()
         high_in = fcntl.fcntl(in_fd, fcntl.F_DUPFD, 100)
@@ -64,13 +85,26 @@ def _child(in_fd: int, out_fd: int, request: dict, keep_out: list) -> None:
         os.chdir(request["scratch"])
         os.environ.clear()
         os.environ.update({str(k): str(v) for k, v in request.get("env", {}).items()})
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        for sig in (signal.SIGCHLD, signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, signal.SIG_DFL)
         from . import worker
 
         code = worker.main(["3", "4"])
     except BaseException:
         code = 1
     os._exit(code or 0)
+
+
+def _kill(pid: int) -> None:
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    try:
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass
 
 
 def serve(path: str) -> None:
@@ -81,32 +115,33 @@ def serve(path: str) -> None:
     server.listen(64)
     selector = selectors.DefaultSelector()
     selector.register(server, selectors.EVENT_READ)
-    clients: list[socket.socket] = []
+    owned: dict[socket.socket, set[int]] = {}  # connection -> workers started through it
     print("ready", flush=True)
     while True:
         for key, _ in selector.select():
             sock = key.fileobj
             if sock is server:
                 conn, _ = server.accept()
-                clients.append(conn)
+                owned[conn] = set()
                 selector.register(conn, selectors.EVENT_READ)
                 continue
             try:
                 request, fds = _recv(sock)
             except (OSError, ValueError):
                 request, fds = None, []
-            if request is None:
+            if request is None:  # the grading process is gone: so are its workers
                 selector.unregister(sock)
-                clients.remove(sock)
+                for pid in owned.pop(sock, set()):
+                    _kill(pid)
                 sock.close()
                 for fd in fds:
                     os.close(fd)
                 continue
             if "reap" in request:
-                try:
-                    os.waitpid(int(request["reap"]), 0)
-                except ChildProcessError:
-                    pass
+                pid = int(request["reap"])
+                if pid in owned[sock]:
+                    owned[sock].discard(pid)
+                    _kill(pid)
                 sock.sendall(json.dumps({"ok": True}).encode())
                 continue
             if len(fds) != 2:
@@ -114,9 +149,16 @@ def serve(path: str) -> None:
                     os.close(fd)
                 sock.sendall(json.dumps({"error": "expected two file descriptors"}).encode())
                 continue
-            pid = os.fork()
+            try:
+                pid = os.fork()
+            except OSError as exc:  # no processes left: this request fails, the zygote stays
+                for fd in fds:
+                    os.close(fd)
+                sock.sendall(json.dumps({"error": f"fork failed ({exc.strerror})"}).encode())
+                continue
             if pid == 0:
-                _child(fds[0], fds[1], request, [server, *clients])
+                _child(fds[0], fds[1], request, [server, *owned])
+            owned[sock].add(pid)
             for fd in fds:
                 os.close(fd)
             sock.sendall(json.dumps({"pid": pid}).encode())
