@@ -9,13 +9,27 @@ STAMP  := $(VENV)/.installed
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
-setup: $(STAMP)
+# The course's Jupyter kernel (the notebooks select it): this venv's Python, registered in the venv.
+KERNEL   := $(VENV)/share/jupyter/kernels/needle-course/kernel.json
+# nbgrader's exchange: course-local unless NBGRADER_EXCHANGE names a shared one (nbgrader_config.py).
+EXCHANGE := $(or $(NBGRADER_EXCHANGE),$(CURDIR)/nbgrader/exchange)
+
+# .venv, the needle-course kernel, and nbgrader's exchange (mode 1777, as nbgrader requires).
+setup: $(STAMP) $(KERNEL)
+	@if [ -z "$$(find '$(EXCHANGE)' -maxdepth 0 -perm -1777 2>/dev/null)" ]; then \
+	  if mkdir -p '$(EXCHANGE)' && chmod 1777 '$(EXCHANGE)'; then echo "nbgrader exchange: $(EXCHANGE)"; \
+	  else echo "make setup: cannot make nbgrader's exchange $(EXCHANGE) (mode 1777); as its owner or root run: mkdir -p '$(EXCHANGE)' && chmod 1777 '$(EXCHANGE)'" >&2; exit 1; fi; \
+	fi
 
 $(STAMP): pyproject.toml
+	@echo "Setting up $(VENV): pip shows its progress (a minute or two the first time)."
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e ".[dev]"
 	touch $(STAMP)
+
+$(KERNEL): $(STAMP)
+	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
 # pytest exits 5 when it collects no tests: report it as the failure it is.
 test: $(STAMP)
@@ -40,9 +54,49 @@ test-browser: setup $(E2E_STAMP)
 demo: $(STAMP)
 	$(PY) -m autograder demo --out demo-out
 
-# Students: JupyterLab on the released notebooks.
-lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course $(if $(filter 0,$(shell id -u)),--allow-root,)
+# Students: JupyterLab on the released notebooks (course/lecture8/; ASSIGNMENT=... another), with
+# the course's kernel. NO_BROWSER=1: print the URL instead of opening a browser.
+LAB_FLAGS = $(if $(filter-out 0,$(NO_BROWSER)),--no-browser,) $(if $(filter 0,$(shell id -u)),--allow-root,)
+lab: setup
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course/$(or $(ASSIGNMENT),lecture8) $(LAB_FLAGS)
+
+# Instructors: JupyterLab on the repository root (solutions/, formgrader, the course's kernel), with
+# the venv on PATH (formgrader runs alembic from it). A gradebook.db that a formgrader started
+# without alembic on PATH left without its alembic_version table is stamped first, as nbgrader
+# stamps a new one. NO_BROWSER=1 as for lab.
+define GRADEBOOK_STAMP
+import sqlite3
+db = sqlite3.connect("gradebook.db")
+tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+if tables and "alembic_version" not in tables:
+    from nbgrader.api import get_alembic_version
+    version = get_alembic_version()
+    db.execute("CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL)")
+    db.execute("INSERT INTO alembic_version (version_num) VALUES (?)", (version,))
+    db.commit()
+    print(f"gradebook.db had no alembic_version table (made without alembic on PATH): stamped {version}")
+endef
+export GRADEBOOK_STAMP
+
+.PHONY: instructor-lab test-hub
+instructor-lab: setup
+	@test ! -f gradebook.db || $(PY) -c "$$GRADEBOOK_STAMP"
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir=$(CURDIR) $(LAB_FLAGS)
+
+# The class on JupyterHub (deploy/jupyterhub/), end to end on 127.0.0.1: tests/e2e/test_hub.py.
+# Installs the hub extra and, when not on PATH, configurable-http-proxy from npm into CHP_DIR.
+HUB_STAMP := $(VENV)/.installed-hub
+CHP_DIR   ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/needle-course/configurable-http-proxy
+$(HUB_STAMP): $(STAMP)
+	$(PY) -m pip install -e ".[hub]"
+	touch $(HUB_STAMP)
+
+test-hub: $(HUB_STAMP) setup
+	@command -v configurable-http-proxy >/dev/null || test -x '$(CHP_DIR)/node_modules/.bin/configurable-http-proxy' || { \
+	  command -v npm >/dev/null || { echo "make test-hub: configurable-http-proxy comes from npm: install Node.js 20+ and npm" >&2; exit 1; }; \
+	  echo "installing configurable-http-proxy from npm into $(CHP_DIR)"; \
+	  npm install --prefix '$(CHP_DIR)' --no-audit --no-fund --loglevel=error configurable-http-proxy@5; }
+	NEEDLE_TEST_HUB=1 PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest tests/e2e/test_hub.py -p no:cacheprovider
 
 # Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/.
 solved: $(STAMP)
