@@ -2,7 +2,20 @@
 
 * the solution notebook's code passes every test of its suite;
 * each task's stub (the solution cell as nbgrader releases it) fails every test of that task;
-* each plausible mistake (``<suite>/mistakes/*.py``) loses the tests it names.
+* each plausible mistake (``<suite>/mistakes/*.py``) loses the tests it names, every one of
+  them with the hint the fixture declares and none of the hints it rules out (one mistake,
+  one hint), and, when it says ``VISIBLE = True``, the notebook's own visible test cell of
+  that task catches it with the same hint.
+
+A fixture module::
+
+    # (its docstring says what the mistake is; make demo shows the first line)
+    NOTEBOOK = "01_graph_accumulation"
+    CELLS = {"task1_1_count_graph_nodes": "def count_graph_nodes(t): ..."}   # replaced cells
+    MUST_FAIL = ["test_count_deep_chain"]      # test names, or "task:1.1" for all of a task's
+    HINT = "explicit stack"                    # in the message of every test it fails
+    NOT_HINTS = ["paths"]                      # in none of them (optional)
+    VISIBLE = True                             # the visible test cell catches it (optional)
 
 Runs the suites in-process (``LocalObserver``): trusted code only, so no sandbox is needed.
 ``python -m autograder selfcheck lecture8`` prints the outcome of every check.
@@ -22,6 +35,7 @@ from .plugin import GradingPlugin
 from .results import TestResult
 from .suiterun import run_suite
 
+HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
 
 
@@ -77,7 +91,10 @@ def check_stubs(assignment: Assignment, notebook: str) -> dict[str, list[TestRes
 def load_mistake(path: Path) -> dict:
     spec: dict = {}
     exec(compile(path.read_text(), str(path), "exec"), spec)
-    return {k: spec[k] for k in ("NOTEBOOK", "CELLS", "MUST_FAIL")} | {"doc": (spec.get("__doc__") or "").strip()}
+    return {k: spec[k] for k in ("NOTEBOOK", "CELLS", "MUST_FAIL")} | {
+        "doc": (spec.get("__doc__") or "").strip(), "HINT": spec.get("HINT", ""),
+        "NOT_HINTS": list(spec.get("NOT_HINTS", [])), "VISIBLE": bool(spec.get("VISIBLE", False)),
+    }
 
 
 def check_mistake(assignment: Assignment, path: Path) -> tuple[dict, list[TestResult]]:
@@ -87,6 +104,53 @@ def check_mistake(assignment: Assignment, path: Path) -> tuple[dict, list[TestRe
     if unknown:
         raise ValueError(f"{path.name}: no solution cell with grade_id {sorted(unknown)}")
     return spec, run(assignment, spec["NOTEBOOK"], namespace_of(cells, spec["CELLS"]))
+
+
+def must_fail(spec: dict, results: list[TestResult]) -> list[str]:
+    """The test names a fixture must lose ("task:N.M" stands for every test of that task)."""
+    names = []
+    for entry in spec["MUST_FAIL"]:
+        names += [r.test for r in results if r.task == entry[5:]] if entry.startswith("task:") else [entry]
+    return names
+
+
+def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
+    """Failed tests whose message lacks the fixture's hint or carries one it rules out."""
+    problems = []
+    for r in results:
+        if r.status == "passed":
+            continue
+        if spec["HINT"] and spec["HINT"] not in r.message:
+            problems.append(f"{r.test} lacks the hint {spec['HINT']!r}: {r.message!r}")
+        problems += [f"{r.test} says {bad!r}: {r.message!r}" for bad in spec["NOT_HINTS"] if bad in r.message]
+    return problems
+
+
+def visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
+    """Run the solution notebook's code cells in order (solution cells replaced, hidden test
+    blocks removed) up to the visible test cell of ``task``; its error message, or "" if it
+    passes. Errors of earlier cells are ignored (a student would see them there)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from .sandbox.worker import strip_magics
+
+    ns: dict = {"__name__": "__main__"}
+    for cell in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
+        if cell.get("cell_type") != "code":
+            continue
+        gid = nbmod.grade_id(cell)
+        source = strip_magics(HIDDEN_BLOCK.sub("", replace.get(gid, nbmod.source_of(cell))))
+        target = nbmod._nbgrader(cell).get("grade") is True and task_of(gid) == task
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, f"<{gid or 'cell'}>", "exec"), ns)
+        except Exception as exc:
+            if target:
+                return str(exc) or type(exc).__name__
+        if target:
+            return ""
+    raise ValueError(f"{notebook} has no visible test cell for Task {task}")
 
 
 def main(assignment: Assignment, only: str | None = None) -> int:
@@ -115,11 +179,19 @@ def main(assignment: Assignment, only: str | None = None) -> int:
             continue  # filtered before running
         spec, results = check_mistake(assignment, path)
         failed = {r.test for r in results if r.status != "passed"}
-        missing = [t for t in spec["MUST_FAIL"] if t not in failed]
-        unknown = [t for t in spec["MUST_FAIL"] if t not in {r.test for r in results}]
-        if missing or unknown:
+        expected = must_fail(spec, results)
+        missing = [t for t in expected if t not in failed]
+        unknown = [t for t in expected if t not in {r.test for r in results}]
+        wrong_hints = hint_problems(spec, results)
+        visible = ""
+        if spec["VISIBLE"]:
+            tasks = {task_of(gid) for gid in spec["CELLS"]}
+            messages = [visible_message(assignment, spec["NOTEBOOK"], t, spec["CELLS"]) for t in sorted(tasks)]
+            if not any(spec["HINT"] in m for m in messages):
+                visible = f"the visible tests do not catch it with its hint: {messages}"
+        if missing or unknown or wrong_hints or visible:
             problems += 1
-            print(f"FAIL mistake {path.name}: still passes {missing}, unknown tests {unknown}")
+            print(f"FAIL mistake {path.name}: still passes {missing}, unknown tests {unknown} {wrong_hints} {visible}")
         else:
             print(f"ok   mistake {path.name}: loses {sorted(failed)}")
     return 1 if problems else 0

@@ -32,11 +32,24 @@ def test_each_stub_fails_every_test_of_its_task(assignment, name):
 def test_plausible_mistake_loses_the_test_meant_to_catch_it(assignment, path):
     spec, results = selfcheck.check_mistake(assignment, path)
     by_name = {r.test: r for r in results}
-    for test in spec["MUST_FAIL"]:
+    for test in selfcheck.must_fail(spec, results):
         assert test in by_name, f"{path.name}: no test {test} in the suite"
         assert by_name[test].status == "failed", f"{path.name}: {test} should catch this mistake but passed"
         assert by_name[test].message and "NotImplementedError" not in by_name[test].message
-    assert any(r.status == "passed" for r in results), f"{path.name}: a plausible mistake should still pass some tests"
+    if set(selfcheck.must_fail(spec, results)) != set(by_name):  # unless it is meant to lose everything
+        assert any(r.status == "passed" for r in results), f"{path.name}: a plausible mistake should still pass some tests"
+    assert not selfcheck.hint_problems(spec, results), "one mistake, one hint"
+
+
+@pytest.mark.parametrize("assignment, path", [(a, p) for a, p in MISTAKES if selfcheck.load_mistake(p)["VISIBLE"]],
+                         ids=[f"{a.name}/{p.stem}" for a, p in MISTAKES if selfcheck.load_mistake(p)["VISIBLE"]])
+def test_visible_tests_catch_the_mistake_with_its_hint(assignment, path):
+    from autograder.course import task_of
+
+    spec = selfcheck.load_mistake(path)
+    messages = [selfcheck.visible_message(assignment, spec["NOTEBOOK"], task, spec["CELLS"])
+                for task in sorted({task_of(gid) for gid in spec["CELLS"]})]
+    assert any(spec["HINT"] in m for m in messages), f"{path.name}: the visible tests say {messages}"
 
 
 def test_mistake_fixtures_cover_the_required_ones():

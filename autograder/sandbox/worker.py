@@ -160,16 +160,19 @@ def answer(request, ns, handlers, own, exceptions, _to_plain=plaindata.to_plain,
         return {"crashed": True}, None
     if own is not None:
         own.start(request.get("own_work") or [])
+    outcome = None
     try:
         value = probe(ns, **_from_plain(request.get("params") or {}))
     except _missing as exc:
-        return {"missing": exc.name}, None
+        value, outcome = None, {"missing": exc.name}
     except BaseException as exc:
         kind = _type(exc)
-        return {"raised": next((name for name, cls in exceptions.items() if kind is cls), "")}, exc
+        value, outcome = exc, {"raised": next((name for name, cls in exceptions.items() if kind is cls), "")}
     used = own.used() if own is not None else ""
-    if used:
+    if used:  # needle's own implementation ran: that decides, whatever came of it
         return {"delegated": used}, value
+    if outcome is not None:
+        return outcome, value
     try:
         return {"ok": _to_plain(value)}, value
     except _encode_error:

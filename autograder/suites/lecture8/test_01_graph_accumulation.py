@@ -4,6 +4,13 @@ from needle.autograd import graph_node_count
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task (counting, depth: needle's graph walks): a task
+# answered with it scores nothing. Everything else of needle (Tensor, .inputs, ops) is allowed.
+OWN_WORK = {
+    "1.1": ("count_graph_nodes", ["needle.autograd.graph_node_count", "needle.autograd.find_topo_sort", "needle.autograd._topo_order"]),
+    "1.2": ("graph_depth", ["needle.autograd.graph_node_count", "needle.autograd.find_topo_sort", "needle.autograd._topo_order"]),
+}
+
 # --- Task 1.1: count_graph_nodes -------------------------------------------------------------
 
 

@@ -7,6 +7,13 @@ from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, loa
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task: a task answered with it scores nothing.
+# Tensor.make_const, realize_cached_data and the .data setter stay allowed.
+OWN_WORK = {
+    "2.1": ("detach", ["needle.autograd.Tensor.detach", "needle.autograd.TensorTuple.detach", "needle.autograd.Tensor.data"]),
+    "2.2": ("sgd_update", ["needle.optim"]),
+}
+
 
 KINDS = ("leaf", "nonleaf", "const")
 REBIND_HINT = " (if w is unchanged: `w = ...` inside the function only rebinds a local name; assign to w.data)"

@@ -14,6 +14,15 @@ from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, loa
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task (everything in needle/ops/logsumexp.py): a task
+# answered with it scores nothing. numpy, and needle's other ops (exp, log, summation,
+# broadcast_to, reshape, ...) stay allowed.
+OWN_WORK = {
+    "3.1": ("softmax_stable", ["needle.ops.logsumexp"]),
+    "3.2": ("logsumexp_stable", ["needle.ops.logsumexp"]),
+    "3.3": ("LogSumExp op", ["needle.ops.logsumexp"]),
+}
+
 SETTINGS = settings(max_examples=30, **HYPOTHESIS)
 NEG_INF = -np.inf
 

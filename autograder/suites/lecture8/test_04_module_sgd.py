@@ -8,6 +8,15 @@ from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, loa
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task: a task answered with it (calling it, an alias,
+# a subclass of its class) scores nothing. needle's Tensor and ops, and your own earlier
+# tasks, stay allowed.
+OWN_WORK = {
+    "4.1": ("Parameter and Module", ["needle.nn.Parameter", "needle.nn.Module", "needle.nn._walk", "needle.nn._walk_dict"]),
+    "4.3": ("L2Loss", ["needle.nn.L2Loss"]),
+    "4.4": ("Optimizer and SGD", ["needle.optim"]),
+}
+
 
 
 

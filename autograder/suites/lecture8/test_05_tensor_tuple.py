@@ -8,6 +8,13 @@ from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, loa
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task: a task answered with it scores nothing.
+# needle's TensorTupleOp, make_tuple, TupleGetItem and other ops stay allowed.
+OWN_WORK = {
+    "5.1": ("FusedAddScalars", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
+    "5.2": ("FusedAddScalars.gradient", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
+}
+
 SETTINGS = settings(max_examples=25, **HYPOTHESIS)
 
 GRAD_KIND_ADVICE = {

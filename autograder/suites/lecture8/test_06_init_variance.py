@@ -21,6 +21,13 @@ from autograder.suite import assert_close, graded, load_probes
 
 P = load_probes(__file__)
 
+# Needle's own implementation of each task: a task answered with it scores nothing.
+# needle.init's rand / randn (with your own bound or std) stay allowed.
+OWN_WORK = {
+    "6.1": ("kaiming_normal", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
+    "6.2": ("kaiming_uniform", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
+}
+
 BIG = (500, 240)  # 120,000 draws, fan_in != fan_out so that a fan_out or Xavier formula shows
 
 

@@ -1,0 +1,23 @@
+"""Task 4.4: the student's own classes, but SGD.step hands the work to a needle.optim.SGD
+(and loses the momentum buffer on the way)."""
+NOTEBOOK = "04_module_sgd"
+CELLS = {
+    "task4_4_sgd": '''
+import functools
+
+
+class SGD(Optimizer):
+    """Task 4.4"""
+
+    def __init__(self, params, lr, momentum=0.0):
+        super().__init__(params)
+        self.lr = lr
+        self.momentum = momentum
+
+    def step(self):
+        make = functools.partial(ndl.optim.SGD, lr=self.lr, momentum=self.momentum)
+        make([p for p in self.params if p.grad is not None]).step()
+''',
+}
+MUST_FAIL = ["task:4.4"]
+HINT = "Task 4.4 must be your own Optimizer and SGD"
