@@ -9,6 +9,10 @@ STAMP  := $(VENV)/.installed
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
+# ASSIGNMENT=lecture8 limits release/selfcheck/solved/gradescope to one assignment; by default
+# they run for every assignment (a folder in both solutions/ and autograder/suites/).
+ASSIGNMENTS = $(or $(ASSIGNMENT),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard autograder/suites/*/test_*.py))))))
+
 # The course's Jupyter kernel (the notebooks select it): this venv's Python, registered in the venv.
 KERNEL   := $(VENV)/share/jupyter/kernels/needle-course/kernel.json
 # nbgrader's exchange: course-local unless NBGRADER_EXCHANGE names a shared one (nbgrader_config.py).
@@ -50,9 +54,9 @@ test-browser: setup $(E2E_STAMP)
 	$(PY) -m pytest -m e2e tests/e2e -p no:cacheprovider --output=test-artifacts/browser/playwright \
 		--screenshot=only-on-failure --tracing=retain-on-failure
 
-# Release the course into a scratch course root, grade three example submissions (demo-out/).
+# Release lecture8 into a scratch course root, grade three example submissions (demo-out/).
 demo: $(STAMP)
-	$(PY) -m autograder demo --out demo-out
+	$(PY) -m autograder demo --out demo-out --assignment $(or $(ASSIGNMENT),lecture8)
 
 # Students: JupyterLab on the released notebooks (course/lecture8/; ASSIGNMENT=... another), with
 # the course's kernel. NO_BROWSER=1: print the URL instead of opening a browser.
