@@ -100,7 +100,7 @@ test-hub: $(HUB_STAMP) setup
 	  command -v npm >/dev/null || { echo "make test-hub: configurable-http-proxy comes from npm: install Node.js 20+ and npm" >&2; exit 1; }; \
 	  echo "installing configurable-http-proxy from npm into $(CHP_DIR)"; \
 	  npm install --prefix '$(CHP_DIR)' --no-audit --no-fund --loglevel=error configurable-http-proxy@5; }
-	NEEDLE_TEST_HUB=1 PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest tests/e2e/test_hub.py -p no:cacheprovider
+	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub.py -p no:cacheprovider
 
 # Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/.
 solved: $(STAMP)
