@@ -102,21 +102,23 @@ test-hub: $(HUB_STAMP) setup
 	  npm install --prefix '$(CHP_DIR)' --no-audit --no-fund --loglevel=error configurable-http-proxy@5; }
 	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub.py -p no:cacheprovider
 
-# Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/.
+# Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/<assignment>/.
 solved: $(STAMP)
-	$(VENV)/bin/jupyter nbconvert --to html --execute --output-dir solved-out solutions/lecture8/*.ipynb
+	@for a in $(ASSIGNMENTS); do \
+	  $(VENV)/bin/jupyter nbconvert --to html --execute --output-dir solved-out/$$a solutions/$$a/*.ipynb || exit 1; \
+	done
 
-# Instructors: regenerate course/ (the student release) from solutions/ with nbgrader.
+# Instructors: regenerate course/<assignment>/ (the student release) from solutions/ with nbgrader.
 release: $(STAMP)
-	$(VENV)/bin/nbgrader generate_assignment lecture8 --force
+	@for a in $(ASSIGNMENTS); do $(VENV)/bin/nbgrader generate_assignment $$a --force || exit 1; done
 
 # Instructors: the hidden suites against the solutions, the stubs and the mistake fixtures.
 selfcheck: $(STAMP)
-	$(PY) -m autograder selfcheck lecture8
+	@for a in $(ASSIGNMENTS); do $(PY) -m autograder selfcheck $$a || exit 1; done
 
-# The Gradescope autograder zip (dist/gradescope-autograder.zip).
+# The Gradescope autograder zip of each assignment (dist/gradescope-autograder-<assignment>.zip).
 gradescope: $(STAMP)
-	$(PY) -m autograder gradescope-zip
+	@for a in $(ASSIGNMENTS); do $(PY) -m autograder gradescope-zip --assignment $$a || exit 1; done
 
 bench: $(STAMP)
 	$(PY) bench/bench_mlp.py
