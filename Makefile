@@ -59,10 +59,12 @@ demo: $(STAMP)
 	$(PY) -m autograder demo --out demo-out --assignment $(or $(ASSIGNMENT),lecture8)
 
 # Students: JupyterLab on the released notebooks (course/lecture8/; ASSIGNMENT=... another), with
-# the course's kernel. NO_BROWSER=1: print the URL instead of opening a browser.
+# the course's kernel and nbgrader's student side (deploy/jupyterhub/student/: the Assignments
+# panel on this course's exchange, no formgrader). NO_BROWSER=1: print the URL, open no browser.
 LAB_FLAGS = $(if $(filter-out 0,$(NO_BROWSER)),--no-browser,) $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup
-	$(VENV)/bin/jupyter lab --ServerApp.root_dir=course/$(or $(ASSIGNMENT),lecture8) $(LAB_FLAGS)
+	NBGRADER_EXCHANGE='$(EXCHANGE)' JUPYTER_CONFIG_PATH='$(CURDIR)/deploy/jupyterhub/student' \
+	  $(VENV)/bin/jupyter lab --ServerApp.root_dir=course/$(or $(ASSIGNMENT),lecture8) $(LAB_FLAGS)
 
 # Instructors: JupyterLab on the repository root (solutions/, formgrader, the course's kernel), with
 # the venv on PATH (formgrader runs alembic from it). A gradebook.db that a formgrader started

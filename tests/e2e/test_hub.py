@@ -300,6 +300,15 @@ def edit_notebook(client: Client, path: str, solutions: dict) -> int:
     return n
 
 
+def disabled_lab_extensions(client: Client) -> set[str]:
+    """JupyterLab's page config (in the /lab page) lists the extensions it does not load."""
+    _, page = client.server("GET", "/lab", raw=True)
+    text = page.decode()
+    start = text.index('id="jupyter-config-data"')
+    config = json.loads(text[text.index(">", start) + 1:text.index("</script>", start)])
+    return set(config.get("disabledExtensions", []))
+
+
 def test_the_class_on_jupyterhub(hub):
     users = hub["users"]
     teacher, students = users[INSTRUCTOR], [users[s] for s in STUDENTS]
@@ -315,9 +324,11 @@ def test_the_class_on_jupyterhub(hub):
 
     # The instructor has formgrader; students have neither it nor a way to it.
     assert teacher.server("GET", "/formgrader/api/status")["status"] is True
+    assert "@jupyter/nbgrader:formgrader" not in disabled_lab_extensions(teacher)
     for s in students:
         status, _ = s.server("GET", "/formgrader/api/status", expect=(404,), raw=True)
         assert status == 404
+        assert {"@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment"} <= disabled_lab_extensions(s)
         assert "needle-course" in s.server("GET", "/api/kernelspecs")["kernelspecs"]
 
     # Instructor: generate and release lecture8 (formgrader's buttons).
