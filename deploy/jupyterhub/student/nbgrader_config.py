@@ -1,7 +1,8 @@
 """nbgrader configuration of a student of needle-course (the student's side of the exchange).
 
 On the class's JupyterHub every student server reads it (jupyterhub_config.py puts this folder on
-JUPYTER_CONFIG_PATH). On a shared machine without a hub, copy it to ~/.jupyter/nbgrader_config.py.
+JUPYTER_CONFIG_PATH), and so does `make lab`. On a shared machine without a hub, copy it to
+~/.jupyter/nbgrader_config.py.
 The exchange is $NBGRADER_EXCHANGE (the instructor's, shared by everyone), else nbgrader's
 conventional /srv/nbgrader/exchange.
 """
