@@ -107,7 +107,8 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
 def _start_zygote():
     try:
         return Zygote()
-    except (OSError, RuntimeError):
+    except (OSError, RuntimeError) as exc:  # the notebooks waiting for it are retried, then reported
+        print(f"autograder: {exc}", file=sys.stderr)
         time.sleep(1.0)
         return None
 

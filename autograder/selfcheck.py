@@ -110,7 +110,13 @@ def must_fail(spec: dict, results: list[TestResult]) -> list[str]:
     """The test names a fixture must lose ("task:N.M" stands for every test of that task)."""
     names = []
     for entry in spec["MUST_FAIL"]:
-        names += [r.test for r in results if r.task == entry[5:]] if entry.startswith("task:") else [entry]
+        if entry.startswith("task:"):
+            tests = [r.test for r in results if r.task == entry[5:]]
+            if not tests:
+                raise ValueError(f"MUST_FAIL names {entry}, a task without tests in {spec['NOTEBOOK']}")
+            names += tests
+        else:
+            names.append(entry)
     return names
 
 

@@ -137,15 +137,19 @@ class Zygote:
         os.chmod(self.dir, 0o711)
         os.mkdir(os.path.join(self.dir, "scratch"), 0o711)
         self.path = os.path.join(self.dir, "sock")
-        self.proc = subprocess.Popen(
-            [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            env=clean_environment(self.dir), start_new_session=True,
-            preexec_fn=die_with_parent,  # and its workers die with it: nothing outlives a killed grader
-        )
+        log = os.path.join(self.dir, "zygote.log")  # its own errors (workers write nothing there)
+        with open(log, "wb") as errors:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
+                env=clean_environment(self.dir), start_new_session=True,
+                preexec_fn=die_with_parent,  # and its workers die with it: nothing outlives a killed grader
+            )
         if self.proc.stdout.readline().strip() != b"ready":
+            with open(log, "rb") as errors:
+                last = (errors.read().decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1]
             self.close()
-            raise RuntimeError("the sandbox zygote failed to start")
+            raise RuntimeError(f"the sandbox zygote failed to start: {last}")
 
     def alive(self) -> bool:
         return self.proc.poll() is None

@@ -13,7 +13,8 @@ from autograder.suiterun import collect_tests
 from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
 
 EXPECTED = [
-    "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_sgd", "05_tensor_tuple", "06_init_variance",
+    "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_parameters", "05_optimizer_training",
+    "06_tensor_tuple", "07_init_variance",
 ]
 
 

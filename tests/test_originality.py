@@ -54,7 +54,7 @@ def needle_copy() -> dict:
     walk = textwrap.dedent(inspect.getsource(needle.autograd._topo_order))
     return {
         "task1_1_count_graph_nodes": [walk + "\nreturn len(_topo_order([t]))\n"],
-        "task4_4_sgd": ["self.u = {}\nself.dampening, self.weight_decay, self.nesterov = 0.0, 0.0, False\n", body(needle.optim.SGD.step)],
+        "task5_1_sgd": ["self.u = {}\nself.dampening, self.weight_decay, self.nesterov = 0.0, 0.0, False\n", body(needle.optim.SGD.step)],
     }
 
 
@@ -123,7 +123,7 @@ def test_released_stub_is_what_nbgrader_released(pair):
 
 
 def test_the_released_stub_counts_for_nobody():
-    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("04_module_sgd")), "04_module_sgd") if t.key == "4.4")
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("05_optimizer_training")), "05_optimizer_training") if t.key == "5.1")
     boilerplate = originality.stub_boilerplate(task.stub)
     ours = fill(task.stub, ["for p in self.params:\n    p.grad = None", "self.seen = []", "print(sorted(self.seen, key=len), 'lr', self.lr * 2.5)"])
     theirs = fill(task.stub, ["while self.params:\n    break", "self.q = {1: 2}", "assert all(isinstance(k, float) for k in range(3, 99))"])

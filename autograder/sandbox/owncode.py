@@ -50,7 +50,8 @@ def _functions(module) -> list[tuple[str, types.FunctionType]]:
 
     def add(obj):
         obj = inspect.unwrap(obj) if callable(obj) else obj
-        if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__ and id(obj) not in seen:
+        if isinstance(obj, types.FunctionType) and obj.__module__ == module.__name__ and id(obj) not in seen \
+                and not obj.__code__.co_filename.startswith("<"):  # generated (dataclass methods): no source
             seen.add(id(obj))
             found.append((f"{module.__name__}.{obj.__qualname__}", obj))
 

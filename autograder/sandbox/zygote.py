@@ -43,9 +43,12 @@ def _preimport():
     import numpy.linalg  # noqa: F401
     import numpy.random  # noqa: F401
 
-    import needle  # noqa: F401
-    import needle.data  # noqa: F401
-    import needle.gradcheck  # noqa: F401
+    import pkgutil
+
+    import needle
+
+    for module in pkgutil.walk_packages(needle.__path__, "needle."):  # the worker cannot read needle's files
+        importlib.import_module(module.name)
 
     from .. import plaindata, probing  # noqa: F401
     from . import confine, guard, owncode, protocol, worker  # noqa: F401

@@ -1,7 +1,7 @@
-"""Task 5.2: the gradient calls needle's FusedAddScalars.gradient with the student's op."""
-NOTEBOOK = "05_tensor_tuple"
+"""Task 6.2: the gradient calls needle's FusedAddScalars.gradient with the student's op."""
+NOTEBOOK = "06_tensor_tuple"
 CELLS = {
-    "task5_2_gradient": '''
+    "task6_2_gradient": '''
 def gradient(self, out_grad, node):
     return ndl.ops.FusedAddScalars.gradient(self, out_grad, node)
 
@@ -9,6 +9,6 @@ def gradient(self, out_grad, node):
 FusedAddScalars.gradient = gradient
 ''',
 }
-MUST_FAIL = ["task:5.2"]
-HINT = "Task 5.2 must be your own FusedAddScalars.gradient"
+MUST_FAIL = ["task:6.2"]
+HINT = "Task 6.2 must be your own FusedAddScalars.gradient"
 VISIBLE = True

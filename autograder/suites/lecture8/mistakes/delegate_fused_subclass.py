@@ -1,15 +1,15 @@
-"""Task 5.1 answered with a subclass of needle's own FusedAddScalars."""
-NOTEBOOK = "05_tensor_tuple"
+"""Task 6.1 answered with a subclass of needle's own FusedAddScalars."""
+NOTEBOOK = "06_tensor_tuple"
 CELLS = {
-    "task5_1_fused_add_scalars": '''
+    "task6_1_fused_add_scalars": '''
 class FusedAddScalars(ndl.ops.FusedAddScalars):
-    """Task 5.1"""
+    """Task 6.1"""
 
 
 def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1)(a)
 ''',
 }
-MUST_FAIL = ["task:5.1", "task:5.2"]
+MUST_FAIL = ["task:6.1", "task:6.2"]
 HINT = "must be your own FusedAddScalars"
 VISIBLE = True

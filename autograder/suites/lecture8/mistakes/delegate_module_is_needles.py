@@ -1,5 +1,5 @@
 """Task 4.1 answered with needle's own Parameter (an alias) and a Module deriving from needle's."""
-NOTEBOOK = "04_module_sgd"
+NOTEBOOK = "04_module_parameters"
 CELLS = {
     "task4_1_module": '''
 Parameter = ndl.nn.Parameter

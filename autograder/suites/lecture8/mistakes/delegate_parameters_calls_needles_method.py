@@ -1,5 +1,5 @@
 """Task 4.1: the student's own classes, but parameters() calls needle's Module.parameters."""
-NOTEBOOK = "04_module_sgd"
+NOTEBOOK = "04_module_parameters"
 CELLS = {
     "task4_1_module": '''
 class Parameter(ndl.Tensor):

@@ -1,13 +1,13 @@
-"""Task 4.4 answered by aliasing needle's own Optimizer and SGD."""
-NOTEBOOK = "04_module_sgd"
+"""Task 5.1 answered by aliasing needle's own Optimizer and SGD."""
+NOTEBOOK = "05_optimizer_training"
 CELLS = {
-    "task4_4_optimizer": '''
+    "task5_1_optimizer": '''
 Optimizer = ndl.optim.Optimizer
 ''',
-    "task4_4_sgd": '''
+    "task5_1_sgd": '''
 SGD = ndl.optim.SGD
 ''',
 }
-MUST_FAIL = ["task:4.4"]
-HINT = "Task 4.4 must be your own Optimizer and SGD"
+MUST_FAIL = ["task:5.1"]
+HINT = "Task 5.1 must be your own Optimizer and SGD"
 VISIBLE = True

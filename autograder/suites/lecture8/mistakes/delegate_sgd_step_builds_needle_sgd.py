@@ -1,13 +1,13 @@
-"""Task 4.4: the student's own classes, but SGD.step hands the work to a needle.optim.SGD
+"""Task 5.1: the student's own classes, but SGD.step hands the work to a needle.optim.SGD
 (and loses the momentum buffer on the way)."""
-NOTEBOOK = "04_module_sgd"
+NOTEBOOK = "05_optimizer_training"
 CELLS = {
-    "task4_4_sgd": '''
+    "task5_1_sgd": '''
 import functools
 
 
 class SGD(Optimizer):
-    """Task 4.4"""
+    """Task 5.1"""
 
     def __init__(self, params, lr, momentum=0.0):
         super().__init__(params)
@@ -19,5 +19,5 @@ class SGD(Optimizer):
         make([p for p in self.params if p.grad is not None]).step()
 ''',
 }
-MUST_FAIL = ["task:4.4"]
-HINT = "Task 4.4 must be your own Optimizer and SGD"
+MUST_FAIL = ["task:5.1"]
+HINT = "Task 5.1 must be your own Optimizer and SGD"

@@ -1,4 +1,4 @@
-"""Hidden tests for 06_init_variance (Tasks 6.1, 6.2 and 6.3).
+"""Hidden tests for 07_init_variance (Tasks 6.1, 6.2 and 6.3).
 
 Statistical tolerances. Every probe seeds numpy's generator, so a correct solution gives the
 same numbers at every grading; the tolerances are still chosen so that ANY seed (or a correct
@@ -24,8 +24,8 @@ P = load_probes(__file__)
 # Needle's own implementation of each task: a task answered with it scores nothing.
 # needle.init's rand / randn (with your own bound or std) stay allowed.
 OWN_WORK = {
-    "6.1": ("kaiming_normal", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
-    "6.2": ("kaiming_uniform", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
+    "7.1": ("kaiming_normal", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
+    "7.2": ("kaiming_uniform", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
 }
 
 BIG = (500, 240)  # 120,000 draws, fan_in != fan_out so that a fan_out or Xavier formula shows
@@ -49,17 +49,17 @@ def _check_std(values, want, what, hint):
     assert abs(std / want - 1) < 0.03, f"{what}: the standard deviation of the weights is off: {hint}"
 
 
-# --- Task 6.1: kaiming_normal ----------------------------------------------------------------
+# --- Task 7.1: kaiming_normal ----------------------------------------------------------------
 
 
-@graded("6.1", points=1)
+@graded("7.1", points=1)
 def test_normal_shape_and_type(observe):
     """kaiming_normal returns a float32 Tensor of shape (fan_in, fan_out)"""
     for fan_in, fan_out in [(3, 7), (9, 2), (1, 1)]:
         _weights(observe(P.draw, name="kaiming_normal", fan_in=fan_in, fan_out=fan_out, seed=11), fan_in, fan_out, "kaiming_normal")
 
 
-@graded("6.1", points=2)
+@graded("7.1", points=2)
 def test_normal_std(observe):
     """kaiming_normal has mean 0 and std sqrt(2 / fan_in) (large draw)"""
     fan_in, fan_out = BIG
@@ -69,7 +69,7 @@ def test_normal_std(observe):
                "use std = sqrt(2 / fan_in), with the ReLU gain sqrt(2) and fan_in only")
 
 
-@graded("6.1", points=2)
+@graded("7.1", points=2)
 def test_normal_std_uses_fan_in(observe):
     """kaiming_normal's std depends on fan_in, not on fan_out"""
     for fan_in, fan_out in [(100, 1000), (1000, 100)]:
@@ -78,7 +78,7 @@ def test_normal_std_uses_fan_in(observe):
                    "Kaiming keeps the forward variance, which depends on fan_in only (not fan_out, not fan_in + fan_out as Xavier)")
 
 
-@graded("6.1", points=1)
+@graded("7.1", points=1)
 def test_normal_is_gaussian(observe):
     """kaiming_normal draws from a normal distribution"""
     fan_in, fan_out = BIG
@@ -89,7 +89,7 @@ def test_normal_is_gaussian(observe):
     assert abs(within - 0.6827) < 0.01, "kaiming_normal should draw from a normal (Gaussian) distribution: use np.random.randn or np.random.normal"
 
 
-@graded("6.1", points=1)
+@graded("7.1", points=1)
 def test_normal_draws_differ(observe):
     """two calls of kaiming_normal give different weights"""
     out = observe(P.draw_twice_and_reseed, name="kaiming_normal", fan_in=30, fan_out=20, seed=13)
@@ -98,7 +98,7 @@ def test_normal_draws_differ(observe):
     )
 
 
-@graded("6.1", points=1)
+@graded("7.1", points=1)
 def test_normal_reproducible(observe):
     """kaiming_normal is reproducible under np.random.seed"""
     out = observe(P.draw_twice_and_reseed, name="kaiming_normal", fan_in=30, fan_out=20, seed=17)
@@ -108,17 +108,17 @@ def test_normal_reproducible(observe):
     )
 
 
-# --- Task 6.2: kaiming_uniform ---------------------------------------------------------------
+# --- Task 7.2: kaiming_uniform ---------------------------------------------------------------
 
 
-@graded("6.2", points=1)
+@graded("7.2", points=1)
 def test_uniform_shape_and_type(observe):
     """kaiming_uniform returns a float32 Tensor of shape (fan_in, fan_out)"""
     for fan_in, fan_out in [(4, 6), (8, 3), (1, 1)]:
         _weights(observe(P.draw, name="kaiming_uniform", fan_in=fan_in, fan_out=fan_out, seed=19), fan_in, fan_out, "kaiming_uniform")
 
 
-@graded("6.2", points=2)
+@graded("7.2", points=2)
 def test_uniform_bound(observe):
     """kaiming_uniform stays within, and reaches, the bound sqrt(6 / fan_in)"""
     fan_in, fan_out = BIG
@@ -135,7 +135,7 @@ def test_uniform_bound(observe):
     )
 
 
-@graded("6.2", points=2)
+@graded("7.2", points=2)
 def test_uniform_std(observe):
     """kaiming_uniform is flat on (-b, b), with mean 0 and std sqrt(2 / fan_in)"""
     fan_in, fan_out = BIG
@@ -147,7 +147,7 @@ def test_uniform_std(observe):
     assert abs(half - 0.5) < 0.01, "kaiming_uniform should be uniform on (-b, b): use np.random.uniform(-b, b, size)"
 
 
-@graded("6.2", points=1)
+@graded("7.2", points=1)
 def test_uniform_std_uses_fan_in(observe):
     """kaiming_uniform's bound depends on fan_in, not on fan_out"""
     for fan_in, fan_out in [(100, 1000), (1000, 100)]:
@@ -156,7 +156,7 @@ def test_uniform_std_uses_fan_in(observe):
                    "the bound sqrt(6 / fan_in) depends on fan_in only (not fan_out, not fan_in + fan_out as Xavier)")
 
 
-@graded("6.2", points=1)
+@graded("7.2", points=1)
 def test_uniform_draws_differ(observe):
     """two calls of kaiming_uniform give different weights"""
     out = observe(P.draw_twice_and_reseed, name="kaiming_uniform", fan_in=30, fan_out=20, seed=37)
@@ -165,7 +165,7 @@ def test_uniform_draws_differ(observe):
     )
 
 
-@graded("6.2", points=1)
+@graded("7.2", points=1)
 def test_uniform_reproducible(observe):
     """kaiming_uniform is reproducible under np.random.seed"""
     out = observe(P.draw_twice_and_reseed, name="kaiming_uniform", fan_in=30, fan_out=20, seed=41)
@@ -175,7 +175,7 @@ def test_uniform_reproducible(observe):
     )
 
 
-# --- Task 6.3: activation_stds ---------------------------------------------------------------
+# --- Task 7.3: activation_stds ---------------------------------------------------------------
 
 
 def _stds(out, depth, what="activation_stds"):
@@ -186,14 +186,14 @@ def _stds(out, depth, what="activation_stds"):
     return np.asarray(values, dtype=np.float64)
 
 
-@graded("6.3", points=1)
+@graded("7.3", points=1)
 def test_stds_returns_depth_floats(observe):
     """activation_stds returns one float per layer"""
     for depth in (1, 5):
         _stds(observe(P.stds, init="kaiming_normal_ref", depth=depth, width=16, n_samples=32, seed=43), depth)
 
 
-@graded("6.3", points=2)
+@graded("7.3", points=2)
 def test_stds_identity_layers_scale_by_c(observe):
     """with W = c I (c > 0) each layer's std is c times the previous one"""
     # x_l = relu(x_{l-1} @ cI) = c relu(x_{l-1}) = c^l relu(x_0) for c > 0, so
@@ -206,7 +206,7 @@ def test_stds_identity_layers_scale_by_c(observe):
                      "(x = relu(x @ W)) and record the std after the ReLU", rtol=1e-4, atol=0.0)
 
 
-@graded("6.3", points=2)
+@graded("7.3", points=2)
 def test_stds_first_layer_is_post_relu(observe):
     """the first std is that of relu(x_0) for x_0 = np.random.randn(n_samples, width)"""
     seed, n_samples, width = 53, 40, 9
@@ -219,7 +219,7 @@ def test_stds_first_layer_is_post_relu(observe):
                  "the std of the ReLU's output (not of x @ W before the ReLU)", rtol=1e-4, atol=0.0)
 
 
-@graded("6.3", points=1)
+@graded("7.3", points=1)
 def test_stds_relu_after_every_layer(observe):
     """the ReLU is applied after every layer"""
     # W = -I: x_1 = relu(-x_0) >= 0, then x_2 = relu(-x_1) = 0 and every later layer is 0
@@ -228,7 +228,7 @@ def test_stds_relu_after_every_layer(observe):
     assert np.all(np.abs(values[1:]) < 1e-7), "apply the ReLU after every layer (x = relu(x @ W)), and record its output"
 
 
-@graded("6.3", points=1)
+@graded("7.3", points=1)
 def test_stds_new_weights_per_layer(observe):
     """activation_stds calls init_fn(width, width) once per layer"""
     out = observe(P.stds, init="kaiming_normal_ref", depth=6, width=8, n_samples=20, seed=61)
@@ -236,7 +236,7 @@ def test_stds_new_weights_per_layer(observe):
     assert out["calls"] == [[8, 8]] * 6, "draw a fresh weight matrix W = init_fn(width, width) for each of the depth layers"
 
 
-@graded("6.3", points=2)
+@graded("7.3", points=2)
 def test_stds_kaiming_keeps_scale(observe):
     """with Kaiming init the stds stay level over 20 layers"""
     depth = 20
@@ -252,7 +252,7 @@ def test_stds_kaiming_keeps_scale(observe):
     )
 
 
-@graded("6.3", points=1)
+@graded("7.3", points=1)
 def test_stds_naive_init_explodes(observe):
     """with N(0, 1) weights the std grows by about sqrt(width / 2) per layer"""
     depth, width = 6, 128

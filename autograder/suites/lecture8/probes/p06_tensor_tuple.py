@@ -1,4 +1,4 @@
-"""Probes for 05_tensor_tuple: run the student's FusedAddScalars / fused_add_scalars on
+"""Probes for 06_tensor_tuple: run the student's FusedAddScalars / fused_add_scalars on
 inputs built here and report plain data (values, types as fixed words, gradients)."""
 import numpy as np
 
@@ -43,7 +43,7 @@ def const(array, dtype: str = "float64") -> Tensor:
 
 def fused(ns, a: Tensor, c0: float, c1: float) -> TensorTuple:
     """The student's FusedAddScalars(c0, c1) applied to ``a``, with the forward values set here
-    (a + c0, a + c1): the gradient tests (Task 5.2) then do not depend on compute (Task 5.1)."""
+    (a + c0, a + c1): the gradient tests (Task 6.2) then do not depend on compute (Task 6.1)."""
     op = need(ns, "FusedAddScalars")(c0, c1)
     with ndl.lazy_mode():
         t = op(a)
@@ -78,7 +78,7 @@ def build_loss(ns, graph: str, x: Tensor, c0: float, c1: float, w0=None, w1=None
     raise ValueError(graph)
 
 
-# --- Task 5.1 probes ------------------------------------------------------------------------------
+# --- Task 6.1 probes ------------------------------------------------------------------------------
 @probe("FusedAddScalars")
 def compute_result(ns, a, c0: float, c1: float):
     """FusedAddScalars(c0, c1).compute(a) on a numpy array: its type, items, input untouched."""
@@ -118,7 +118,7 @@ def fused_result(ns, a, c0: float, c1: float):
     return info
 
 
-# --- Task 5.2 probes ------------------------------------------------------------------------------
+# --- Task 6.2 probes ------------------------------------------------------------------------------
 @probe("FusedAddScalars")
 def direct_gradient(ns, a, g0, g1, c0: float, c1: float):
     """The op's gradient called directly with out_grad = make_tuple(g0, g1) (one entry: a's)."""
@@ -126,7 +126,7 @@ def direct_gradient(ns, a, g0, g1, c0: float, c1: float):
     t = fused(ns, x, c0, c1)
     out_grad = ndl.ops.make_tuple(const(g0), const(g1))
     raw = t.op.gradient(out_grad, t)
-    # needle also accepts a 1-tuple (one entry per input); a bare Tensor is what Task 5.2 asks
+    # needle also accepts a 1-tuple (one entry per input); a bare Tensor is what Task 6.2 asks
     if isinstance(raw, (tuple, list)) and len(raw) == 1 and isinstance(raw[0], Tensor):
         raw = raw[0]
     return _grad_report(raw)

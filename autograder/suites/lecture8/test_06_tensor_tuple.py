@@ -1,18 +1,19 @@
-"""Hidden tests for 05_tensor_tuple (Tasks 5.1 and 5.2)."""
+"""Hidden tests for 06_tensor_tuple (Tasks 5.1 and 5.2)."""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, load_probes
+from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
 
 # Needle's own implementation of each task: a task answered with it scores nothing.
 # needle's TensorTupleOp, make_tuple, TupleGetItem and other ops stay allowed.
 OWN_WORK = {
-    "5.1": ("FusedAddScalars", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
-    "5.2": ("FusedAddScalars.gradient", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
+    "6.1": ("FusedAddScalars", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
+    "6.2": ("FusedAddScalars.gradient", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
 }
 
 SETTINGS = settings(max_examples=25, **HYPOTHESIS)
@@ -34,21 +35,6 @@ def expect_grad(value, message: str, shape) -> np.ndarray:
     return expect_array(value, message, shape)
 
 
-def central_differences(f, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
-    """dF/dx of a scalar numpy function by float64 central differences, element by element."""
-    x = np.array(x, dtype=np.float64)
-    g = np.zeros_like(x)
-    for idx in np.ndindex(x.shape):
-        saved = x[idx]
-        x[idx] = saved + eps
-        up = f(x)
-        x[idx] = saved - eps
-        down = f(x)
-        x[idx] = saved
-        g[idx] = (up - down) / (2 * eps)
-    return g
-
-
 def rng(seed: int) -> np.random.Generator:
     """A fixed generator per test: results do not depend on which tests run."""
     return np.random.default_rng(seed)
@@ -57,10 +43,10 @@ def rng(seed: int) -> np.random.Generator:
 SHAPES_AND_CONSTANTS = [((3,), 1.5, -2.0), ((2, 3), 0.0, 10.0), ((2, 3, 4), -0.25, 0.75), ((1,), 3.0, 3.0)]
 
 
-# --- Task 5.1: compute and fused_add_scalars ----------------------------------------------------
+# --- Task 6.1: compute and fused_add_scalars ----------------------------------------------------
 
 
-@graded("5.1", points=2)
+@graded("6.1", points=2)
 def test_compute_values(observe):
     """compute returns a + c0 and a + c1 for several shapes and constants"""
     r = rng(51)
@@ -75,7 +61,7 @@ def test_compute_values(observe):
         assert_close(out["items"][1], a.astype(np.float64) + c1, "the second output of compute must be a + c1", rtol=1e-6, atol=1e-6)
 
 
-@graded("5.1", points=1)
+@graded("6.1", points=1)
 def test_compute_returns_tuple_of_arrays(observe):
     """compute returns a Python tuple of two numpy arrays"""
     out = observe(P.compute_result, a=np.arange(6, dtype=np.float32).reshape(2, 3), c0=1.0, c1=-1.0)
@@ -86,7 +72,7 @@ def test_compute_returns_tuple_of_arrays(observe):
     assert out["len"] == 2 and out["all_arrays"], "compute must return a tuple of exactly two numpy arrays"
 
 
-@graded("5.1", points=1)
+@graded("6.1", points=1)
 def test_compute_keeps_dtype(observe):
     """compute keeps the input's dtype (float32 stays float32, float64 stays float64)"""
     for dtype in (np.float32, np.float64):
@@ -99,7 +85,7 @@ def test_compute_keeps_dtype(observe):
             )
 
 
-@graded("5.1", points=1)
+@graded("6.1", points=1)
 def test_fused_add_scalars_makes_one_tensortuple_node(observe):
     """fused_add_scalars returns a TensorTuple made by your FusedAddScalars"""
     out = observe(P.fused_result, a=np.array([1.0, 2.0, 3.0], dtype=np.float32), c0=0.5, c1=-4.0)
@@ -112,7 +98,7 @@ def test_fused_add_scalars_makes_one_tensortuple_node(observe):
     assert out["len"] == 2, "fused_add_scalars must give a TensorTuple of length 2"
 
 
-@graded("5.1", points=1)
+@graded("6.1", points=1)
 def test_fused_add_scalars_values_by_indexing(observe):
     """t[0] and t[1] of fused_add_scalars(a, c0, c1) hold a + c0 and a + c1"""
     r = rng(52)
@@ -128,10 +114,10 @@ def test_fused_add_scalars_values_by_indexing(observe):
         assert all(v.dtype == np.float32 for v in out["items"]), "fused_add_scalars changed float32 data to another dtype"
 
 
-# --- Task 5.2: gradient ------------------------------------------------------------------------
+# --- Task 6.2: gradient ------------------------------------------------------------------------
 
 
-@graded("5.2", points=1)
+@graded("6.2", points=1)
 def test_gradient_returns_one_tensor(observe):
     """gradient returns one Tensor of a's shape (the adjoint of the single input)"""
     a = np.arange(12.0).reshape(3, 4)
@@ -139,7 +125,7 @@ def test_gradient_returns_one_tensor(observe):
     expect_grad(value, "gradient must return one Tensor with the shape of a", (3, 4))
 
 
-@graded("5.2", points=1)
+@graded("6.2", points=1)
 def test_gradient_sums_the_two_adjoints(observe):
     """gradient of given slot adjoints (g0, g1) is g0 + g1"""
 
@@ -160,7 +146,7 @@ def test_gradient_sums_the_two_adjoints(observe):
     prop()
 
 
-@graded("5.2", points=2)
+@graded("6.2", points=2)
 def test_gradient_of_product_by_hand(observe):
     """gradient of sum(t[0] * t[1]) checked by hand"""
     # L = sum(t0 * t1) = sum((a + c0)(a + c1))
@@ -176,7 +162,7 @@ def test_gradient_of_product_by_hand(observe):
     assert_close(got, [4.0, -2.0, 3.0], "d/da sum((a + c0)(a + c1)) = 2a + c0 + c1 (float32 input)")
 
 
-@graded("5.2", points=2)
+@graded("6.2", points=2)
 def test_gradient_through_one_slot_only(observe):
     """gradient when only t[0] or only t[1] is used (the other slot's adjoint is zeros)"""
     r = rng(53)
@@ -192,7 +178,7 @@ def test_gradient_through_one_slot_only(observe):
     assert_close(got, w, "only t[0] is used: out_grad[1] is zeros and a's gradient must be out_grad[0] + out_grad[1] = out_grad[0]", rtol=1e-9, atol=1e-9)
 
 
-@graded("5.2", points=2)
+@graded("6.2", points=2)
 def test_gradient_slots_used_several_times(observe):
     """gradient when the slots are used several times (checked by central differences)"""
     r = rng(54)
@@ -210,7 +196,7 @@ def test_gradient_slots_used_several_times(observe):
     assert_close(got, want, "wrong gradient when t[0] and t[1] are used several times: return out_grad[0] + out_grad[1] (backward already summed each slot's uses)", rtol=1e-5, atol=1e-6)
 
 
-@graded("5.2", points=1)
+@graded("6.2", points=1)
 def test_gradient_composed_with_other_ops(observe):
     """gradient through a chain: matmul, exp, two fused ops, log (central differences)"""
     r = rng(55)
@@ -232,7 +218,7 @@ def test_gradient_composed_with_other_ops(observe):
     assert_close(got, want, "wrong gradient when FusedAddScalars sits inside a larger graph (or is applied twice): return out_grad[0] + out_grad[1]", rtol=1e-5, atol=1e-6)
 
 
-@graded("5.2", points=1)
+@graded("6.2", points=1)
 def test_gradient_is_differentiable(observe):
     """the gradient is built from needle ops (backward(create_graph=True) can differentiate it)"""
     # g = dL/da for L = sum(t0 * t1) is 2a + c0 + c1, so d(sum g)/da = 2 everywhere

@@ -1,4 +1,4 @@
-"""Probes for 06_init_variance: draws from the student's kaiming_normal / kaiming_uniform, and
+"""Probes for 07_init_variance: draws from the student's kaiming_normal / kaiming_uniform, and
 activation_stds run with init functions built here (identity, naive N(0, 1), needle's Kaiming)."""
 import numpy as np
 

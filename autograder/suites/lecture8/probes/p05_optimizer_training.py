@@ -1,0 +1,173 @@
+"""Probes for 05_optimizer_training: SGD trajectories on given gradients with the student's
+Optimizer / SGD, and the student's train loop on models built from needle's own classes.
+
+Everything a probe returns is plain data; the trusted suite holds the expected values. The
+builders below are also imported by the suite, to compute references with needle's classes."""
+import numpy as np
+
+import needle as ndl
+from autograder.probing import need, probe
+
+
+def _grad(p):
+    if not isinstance(p, ndl.Tensor) or p.grad is None:
+        return None
+    return np.asarray(p.grad.numpy(), dtype=np.float64)
+
+
+# --- Optimizer / SGD (Task 5.1) -------------------------------------------------------------
+def _set_grads(params, grads) -> None:
+    """grads[i]: an array (a new gradient Tensor), None (no gradient) or "keep" (leave p.grad)."""
+    for p, g in zip(params, grads):
+        if isinstance(g, str):
+            continue
+        p.grad = None if g is None else ndl.Tensor(np.asarray(g, dtype=np.float32), requires_grad=False)
+
+
+@probe("Optimizer", "SGD", "Parameter")
+def reset_grad(ns, shapes, use_sgd=False):
+    """Give parameters gradients, call reset_grad(); report grads and values afterwards."""
+    Parameter = need(ns, "Parameter")
+    params = [Parameter(np.full(shape, 1.5, dtype=np.float32)) for shape in shapes]
+    for i, p in enumerate(params):
+        if i % 3 != 2:  # some parameters start without a gradient
+            p.grad = ndl.Tensor(np.full(p.shape, 0.25, dtype=np.float32), requires_grad=False)
+    opt = need(ns, "SGD")(params, lr=0.1) if use_sgd else need(ns, "Optimizer")(params)
+    opt.reset_grad()
+    return {
+        "grad_none": [p.grad is None for p in params],
+        "values": [np.asarray(p.numpy(), dtype=np.float64) for p in params],
+    }
+
+
+@probe("SGD", "Parameter")
+def sgd_trajectory(ns, init, grads, lr, momentum=None):
+    """Parameters from ``init``; per step, set their grads from ``grads[step]`` and call step().
+
+    Returns the parameters' values after every step (and each p.grad's values after it)."""
+    SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
+    params = [Parameter(np.asarray(a, dtype=np.float32)) for a in init]
+    opt = SGD(params, lr=lr) if momentum is None else SGD(params, lr=lr, momentum=momentum)
+    values, grads_after = [], []
+    for step_grads in grads:
+        _set_grads(params, step_grads)
+        opt.step()
+        values.append([np.array(p.numpy(), dtype=np.float64) for p in params])
+        grads_after.append([_grad(p) for p in params])
+    return {"values": values, "grads_after": grads_after}
+
+
+@probe("SGD", "Parameter")
+def sgd_identity(ns, momentum, steps):
+    """A model's attributes hold the parameters; after a few SGD steps, what do they look like?"""
+    SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
+    rng = np.random.default_rng(7)
+    w = Parameter(rng.standard_normal((2, 3)).astype(np.float32))
+    b = Parameter(rng.standard_normal((3,)).astype(np.float32))
+    holder = {"w": w, "b": b}  # like a model's attributes
+    before = [w.numpy().copy(), b.numpy().copy()]
+    opt = SGD([w, b], lr=0.1, momentum=momentum)
+    for _ in range(steps):
+        for p in (w, b):
+            p.grad = ndl.Tensor(rng.standard_normal(p.shape).astype(np.float32), requires_grad=False)
+        opt.step()
+    facts = {"changed": [], "leaf": [], "no_inputs": [], "requires_grad": [], "float32": [], "shape_kept": [],
+             "array_data": []}
+    for p, old in zip((holder["w"], holder["b"]), before):
+        data = p.cached_data
+        facts["array_data"].append(isinstance(data, np.ndarray))
+        facts["changed"].append(isinstance(data, np.ndarray) and data.shape == old.shape and not np.array_equal(data, old))
+        facts["leaf"].append(p.op is None)
+        facts["no_inputs"].append(len(p.inputs) == 0)
+        facts["requires_grad"].append(p.requires_grad is True)
+        facts["float32"].append(isinstance(data, np.ndarray) and data.dtype == np.float32)
+        facts["shape_kept"].append(isinstance(data, np.ndarray) and data.shape == old.shape)
+    return facts
+
+
+# --- train (Task 5.2) -----------------------------------------------------------------------
+class LectureScaleAdd(ndl.nn.Module):
+    """The lecture's ScaleAdd, on needle's reference Module (so Task 5.2 does not depend on 4.2)."""
+
+    def __init__(self, init_s=1.0, init_b=0.0):
+        super().__init__()
+        self.s = ndl.nn.Parameter([init_s], dtype="float32")
+        self.b = ndl.nn.Parameter([init_b], dtype="float32")
+
+    def forward(self, x):
+        return x * self.s + self.b
+
+
+class LectureMultiPath(ndl.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.path0 = LectureScaleAdd()
+        self.path1 = LectureScaleAdd()
+
+    def forward(self, x):
+        return self.path0(x) + self.path1(x)
+
+
+class MeanSquaredError(ndl.nn.Module):
+    """mean over the batch of (h - y)^2: a one-element (0-d) loss."""
+
+    def forward(self, h, y):
+        z = h - y
+        return (z * z).sum() / z.shape[0]
+
+
+def make_setting(setting: str, stale: bool = False):
+    """(model, loss_fn, opt, x, y) for a named training setting, built from needle's classes.
+
+    ``stale``: the parameters already hold gradients from an earlier backward() (as after a
+    gradient check), which a correct loop must clear before its first step."""
+    if setting in ("lecture", "momentum"):
+        model = LectureMultiPath()
+        loss_fn = ndl.nn.L2Loss()
+        if setting == "lecture":
+            x = ndl.Tensor([2.0], requires_grad=False)
+            y = ndl.Tensor([2.0], requires_grad=False)
+            opt = ndl.optim.SGD(model.parameters(), lr=0.01)
+        else:
+            x = ndl.Tensor([1.5], requires_grad=False)
+            y = ndl.Tensor([-1.0], requires_grad=False)
+            opt = ndl.optim.SGD(model.parameters(), lr=0.02, momentum=0.8)
+    elif setting == "mlp_adam":
+        rng_state = np.random.get_state()
+        np.random.seed(4)  # needle's initializers draw from numpy's global generator
+        model = ndl.nn.Sequential(ndl.nn.Linear(3, 5), ndl.nn.ReLU(), ndl.nn.Linear(5, 1))
+        np.random.set_state(rng_state)
+        rng = np.random.default_rng(5)
+        x = ndl.Tensor(rng.standard_normal((8, 3)), requires_grad=False)
+        y = ndl.Tensor(rng.standard_normal((8, 1)), requires_grad=False)
+        loss_fn = MeanSquaredError()
+        opt = ndl.optim.Adam(model.parameters(), lr=0.05)
+    else:
+        raise ValueError(f"unknown setting {setting!r}")
+    if stale:
+        loss = loss_fn(model(x), y)
+        (loss.sum() if loss.shape else loss).backward()
+    return model, loss_fn, opt, x, y
+
+
+def _as_number(v) -> float:
+    try:
+        if isinstance(v, ndl.Tensor):
+            v = v.numpy()
+        a = np.asarray(v, dtype=np.float64)
+        return float(a.reshape(-1)[0]) if a.size == 1 else float("nan")
+    except Exception:
+        return float("nan")
+
+
+@probe("train")
+def run_train(ns, setting, epochs, stale=False):
+    """train(model, loss_fn, opt, x, y, epochs) on a named setting; the recorded losses."""
+    model, loss_fn, opt, x, y = make_setting(setting, stale)
+    losses = need(ns, "train")(model, loss_fn, opt, x, y, epochs)
+    items = list(losses) if isinstance(losses, (list, tuple)) else []
+    return {
+        "is_list": isinstance(losses, list),
+        "floats": [isinstance(v, float) for v in items],
+        "losses": np.array([_as_number(v) for v in items], dtype=np.float64),
+    }
