@@ -63,6 +63,8 @@ def test_task_markers_and_points_match_the_suite(assignment, name):
     for cell in cells:
         meta = _grade_meta(cell)
         task = task_of(meta.get("grade_id", ""))
+        if cell.cell_type == "markdown":
+            continue  # written answers (see test_predict_then_see) are not tasks
         if meta.get("solution"):
             assert task and f"Task {task}" in cell.source, f"{meta['grade_id']}: the stub's docstring must carry 'Task {task}'"
         if meta.get("grade"):
@@ -77,11 +79,48 @@ def test_task_markers_and_points_match_the_suite(assignment, name):
         assert re.search(rf"^#+ .*Task {re.escape(task)}\b", headings, re.MULTILINE), f"no markdown heading for Task {task}"
 
 
+def _written_answer(cell) -> bool:
+    """An nbgrader manually graded answer: a markdown solution cell, worth 0 points by default."""
+    meta = _grade_meta(cell)
+    return cell.cell_type == "markdown" and meta.get("solution") is True and meta.get("grade") is True
+
+
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_predict_then_see(assignment, name):
+    """Every check-your-understanding reveal (a code cell tagged "reveal") starts collapsed and
+    comes after a written-answer cell of its own: the student answers before seeing."""
+    cells = _cells(assignment, name)
+    reveals = [i for i, c in enumerate(cells) if "reveal" in c.metadata.get("tags", [])]
+    assert reveals, f"{name}: no check-your-understanding reveal cell (tag 'reveal')"
+    previous = -1
+    for i in reveals:
+        cell = cells[i]
+        assert cell.cell_type == "code" and cell.metadata.get("jupyter", {}).get("source_hidden") is True, (
+            f"{name}: reveal cell {i} must be a code cell that starts collapsed (jupyter.source_hidden)")
+        answers = [c for c in cells[previous + 1:i] if _written_answer(c)]
+        assert answers, f"{name}: reveal cell {i} has no written-answer cell before it"
+        for answer in answers:
+            assert _grade_meta(answer).get("points") == 0, f"{name}: written answers are worth 0 points by default"
+        previous = i
+    for cell in _cells(assignment, name, released=True):
+        if _written_answer(cell):
+            assert "YOUR ANSWER HERE" in cell.source, f"{name}: a written answer was released with its model answer"
+
+
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_course_kernel_and_time_budget(assignment, name):
+    nb = nbformat.read(assignment.source_notebook(name), as_version=4)
+    assert nb.metadata.kernelspec.name == "needle-course", f"{name}: select the course's kernel (make setup registers it)"
+    intro = nb.cells[0].source
+    assert re.search(r"about (2\d|3\d|40) minutes", intro), f"{name}: the intro must say how long it takes (20-40 minutes)"
+
+
 @pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
 def test_setup_cell_checks_the_environment(assignment, name):
     first_code = next(c for c in _cells(assignment, name) if c.cell_type == "code")
     assert "setup" in first_code.metadata.get("tags", [])
     assert "import needle" in first_code.source and "make setup" in first_code.source
+    assert "needle-course" in first_code.source, "the message must name the kernel to choose (needle-course)"
     assert "sys.path" not in "".join(c.source for c in _cells(assignment, name))
 
 
@@ -107,6 +146,8 @@ def test_release_is_in_sync_with_nbgrader(assignment, release_of):
     for name in assignment.notebooks():
         fresh = json.loads((root / "course" / assignment.name / f"{name}.ipynb").read_text())
         committed = json.loads(assignment.released_notebook(name).read_text())
+        for nb in (fresh, committed):  # JupyterLab adds it when a notebook is opened and saved
+            nb["metadata"].pop("language_info", None)
         assert fresh == committed, f"course/{assignment.name}/{name}.ipynb is stale: run `make release ASSIGNMENT={assignment.name}` and commit"
 
 

@@ -52,6 +52,13 @@ def test_visible_tests_catch_the_mistake_with_its_hint(assignment, path):
     assert any(spec["HINT"] in m for m in messages), f"{path.name}: the visible tests say {messages}"
 
 
+@pytest.mark.parametrize("assignment, path", MISTAKES, ids=[f"{a.name}/{p.stem}" for a, p in MISTAKES])
+def test_every_mistake_declares_its_hint(assignment, path):
+    spec = selfcheck.load_mistake(path)
+    assert spec["HINT"], f"{path.name}: declare HINT, the words every failed test's message must contain"
+    assert spec["doc"], f"{path.name}: say in its docstring what the mistake is"
+
+
 def test_mistake_fixtures_cover_the_required_ones():
     specs = [selfcheck.load_mistake(p) for p in LECTURE8.mistakes()]
     assert "recursive" in " ".join(s["doc"].lower() for s in specs)
