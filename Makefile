@@ -36,7 +36,7 @@ $(KERNEL): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
 # pytest exits 5 when it collects no tests: report it as the failure it is.
-test: $(STAMP)
+test: setup
 	@$(PY) -m pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
@@ -55,7 +55,7 @@ test-browser: setup $(E2E_STAMP)
 		--screenshot=only-on-failure --tracing=retain-on-failure
 
 # Release lecture8 into a scratch course root, grade three example submissions (demo-out/).
-demo: $(STAMP)
+demo: setup
 	$(PY) -m autograder demo --out demo-out --assignment $(or $(ASSIGNMENT),lecture8)
 
 # Students: JupyterLab on the released notebooks (course/lecture8/; ASSIGNMENT=... another), with
@@ -105,7 +105,7 @@ test-hub: $(HUB_STAMP) setup
 	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub.py -p no:cacheprovider
 
 # Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/<assignment>/.
-solved: $(STAMP)
+solved: setup
 	@for a in $(ASSIGNMENTS); do \
 	  $(VENV)/bin/jupyter nbconvert --to html --execute --output-dir solved-out/$$a solutions/$$a/*.ipynb || exit 1; \
 	done
