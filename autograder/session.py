@@ -175,12 +175,18 @@ class Session:
         self.enforced: dict = {}
         self.tampered = ""  # what the worker found changed: sticky for the whole notebook
         self.pid: int | None = None
-        self.scratch = tempfile.mkdtemp(prefix="grade-", dir=launcher.scratch_root)
-        os.chmod(self.scratch, 0o700)
+        folder = tempfile.mkdtemp(prefix="grade-", dir=launcher.scratch_root)
+        os.chmod(folder, 0o711)  # the worker's user passes through to its own work/ folder
+        self.scratch = os.path.join(folder, "work")
         self.uid = NOBODY if os.geteuid() == 0 else None
+        self.starts = 0
+
+    def _fresh_scratch(self) -> None:
+        """An empty scratch directory for each worker: what a crashed one left is not kept."""
+        remove_tree(self.scratch)
+        os.mkdir(self.scratch, 0o700)
         if self.uid is not None:
             os.chown(self.scratch, self.uid, self.uid)
-        self.starts = 0
 
     # --- lifecycle -----------------------------------------------------------------
     def _watch_scratch(self) -> None:
@@ -189,6 +195,7 @@ class Session:
 
     def _load(self) -> bool:
         """Start a worker and load the code; False if it died or hung (that cell is skipped next)."""
+        self._fresh_scratch()
         self.pid, self.to_worker, from_worker = self.launcher.start(self.scratch)
         self.starts += 1
         key = os.urandom(32)
@@ -220,12 +227,11 @@ class Session:
                     return True
                 else:
                     raise plaindata.DecodeError("unexpected event")
-        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over) as exc:
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over):
             self.kill()
-            if current is None and not isinstance(exc, _Over):
+            if current is None:  # no student code had run yet: the grader's fault, not the student's
                 raise WorkerBroken("the grading worker failed before running any of your code") from None
-            if current is not None:
-                self.skip.add(current)
+            self.skip.add(current)
             return False
 
     def ensure_started(self) -> None:
@@ -257,7 +263,7 @@ class Session:
     def close(self) -> None:
         self.kill()
         self.launcher.close()  # the zygote kills anything this session still had running
-        remove_tree(self.scratch)
+        remove_tree(os.path.dirname(self.scratch))
 
     # --- requests ----------------------------------------------------------------------
     def call(self, probe: str, params: dict, timeout: float, own_work: list[str] | None = None) -> Outcome:

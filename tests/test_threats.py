@@ -1,0 +1,401 @@
+"""Hostile submissions, round two: facts the student cannot forge, a batch no student can stop,
+reports no student can write into. Each threat is a real submission graded by the real command
+line in one batch beside honest ones; each test asserts that threat's exact outcome.
+
+Expected scores come from the suites themselves (the points of each task), so they stay exact
+when a suite's points change.
+"""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import task_of
+from autograder.sandbox.confine import X86_64, landlock_abi
+from autograder.suiterun import collect_tests
+from conftest import LECTURE8, venv_env
+
+ASSIGNMENT = LECTURE8.name
+LINUX_SANDBOX = sys.platform == "linux" and X86_64 and landlock_abi() >= 1
+
+
+def points(notebook: str, task: str | None = None) -> float:
+    return sum(p for _, _, t, p in collect_tests(LECTURE8.suite(notebook)) if task in (None, t))
+
+
+def solution_cells(notebook: str) -> dict:
+    nb = nbformat.read(LECTURE8.source_notebook(notebook), 4)
+    return {c.metadata["nbgrader"]["grade_id"]: c.source for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def submit(release_root: Path, folder: Path, notebook: str, replace: dict) -> None:
+    nb = nbformat.read(release_root / "course" / ASSIGNMENT / f"{notebook}.ipynb", 4)
+    cells = solution_cells(notebook)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = replace.get(gid, cells[gid])
+    folder.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, folder / f"{notebook}.ipynb")
+
+
+NB1, NB2, NB7 = "01_graph_accumulation", "02_detach", "07_init_variance"
+COUNT, DEPTH = "task1_1_count_graph_nodes", "task1_2_graph_depth"
+COPYING_DETACH = '''
+def detach(t):
+    return ndl.Tensor(t.numpy())  # a copy: not the same array, a new leaf
+'''
+
+# Every way in to the grader's objects the sandbox refuses; if any works, the answer is wrong.
+GUARD_PROBE = '''
+import sys
+
+def _opened():
+    import builtins
+    tries = []
+    tries.append(lambda: sys._getframe(1))
+    def from_traceback():
+        try:
+            raise ValueError
+        except ValueError as exc:
+            return exc.__traceback__.tb_frame.f_back
+    tries.append(from_traceback)
+    tries.append(lambda: __import__("gc").get_referrers(sys.modules))
+    tries.append(lambda: __import__("gc").get_objects())
+    tries.append(lambda: sys.settrace(lambda *a: None))
+    tries.append(lambda: sys.setprofile(lambda *a: None))
+    tries.append(lambda: __import__("ctypes").string_at(id(1), 8))
+    tries.append(lambda: sys.modules["ctypes"])
+    tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
+    tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
+    tries.append(lambda: __import__("os").fork())
+    tries.append(lambda: __import__("socket").socket())
+    tries.append(lambda: open("/proc/self/mem", "rb"))
+    tries.append(lambda: type(count_graph_nodes)(count_graph_nodes.__code__, {}))
+    tries.append(lambda: count_graph_nodes.__code__.replace(co_name="x"))
+    def adds_a_hook():  # a refused hook is dropped silently: see whether it is ever called
+        seen = []
+        sys.addaudithook(lambda event, args: seen.append(event))
+        compile("1", "<x>", "eval")
+        if not seen:
+            raise RuntimeError("not added")
+    tries.append(adds_a_hook)
+    opened = []
+    for i, attempt in enumerate(tries):
+        try:
+            attempt()
+            opened.append(i)
+        except BaseException:
+            pass
+    return opened
+
+_OPENED = None
+
+def graph_depth(t) -> int:
+    global _OPENED
+    if _OPENED is None:
+        _OPENED = _opened()
+    depth = {}
+    stack = [(t, False)]
+    while stack:
+        node, done = stack.pop()
+        if id(node) in depth:
+            continue
+        if not node.inputs:
+            depth[id(node)] = 0
+        elif done:
+            depth[id(node)] = 1 + max(depth[id(x)] for x in node.inputs)
+        else:
+            stack.append((node, True))
+            stack.extend((x, False) for x in node.inputs if id(x) not in depth)
+    return depth[id(t)] + (1000 if _OPENED else 0)
+'''
+
+# The frames route to the probe that judges "shares": refused, so the copy stays a copy.
+FRAME_WALK = COPYING_DETACH.replace("def detach(t):", '''import sys
+
+def _lie():
+    true = lambda *a, **k: {"is_tensor": True, "same_object": False, "shares": True, "op_none": True,
+                            "inputs_empty": True, "requires_grad_false": True, "grad_none": True}
+    for getter in (lambda: sys._getframe(2).f_globals,
+                   lambda: __import__("inspect").currentframe().f_back.f_back.f_globals):
+        try:
+            getter()["detach_facts"] = true
+        except BaseException:
+            pass
+
+def detach(t):
+    _lie()''')
+
+# Replace needle's Tensor with a class that says yes to every isinstance, and answer with numpy.
+FAKE_TENSOR = '''
+import needle
+
+class _Yes(type):
+    def __instancecheck__(cls, obj):
+        return True
+
+class Tensor(needle.Tensor, metaclass=_Yes):
+    pass
+
+needle.Tensor = Tensor
+needle.autograd.Tensor = Tensor
+
+class _Array(np.ndarray):
+    def numpy(self):
+        return np.asarray(self)
+
+def kaiming_normal(fan_in, fan_out):
+    return (np.random.randn(fan_in, fan_out) * np.sqrt(2.0 / fan_in)).astype(np.float32).view(_Array)
+'''
+
+# Replace the worker's own request handler (it is bound before student code: nothing changes,
+# but the change itself is found and nothing of this notebook is graded past it).
+HANDLER = '''
+import sys
+sys.modules["autograder.sandbox.worker"].answer = lambda *a, **k: ({"ok": 0}, None)
+
+def count_graph_nodes(t):
+    raise NotImplementedError()
+'''
+
+# Garbage and forged events on the worker's output pipe (fd 4), then honest code.
+FORGE_EVENTS = '''
+import json, os
+for message in ({"event": "ready", "enforced": {"landlock": "\\x1b[31mfake", "seccomp": "yes"}},
+                {"event": "cell", "index": 0}, {"ok": 20}):
+    body = json.dumps(message).encode()
+    try:
+        os.write(4, len(body).to_bytes(4, "big") + b"0" * 16 + body)
+    except OSError:
+        pass
+'''
+
+THREAD_BOMB = '''
+import threading, time
+_end = time.monotonic() + 15
+while time.monotonic() < _end:
+    try:
+        threading.stack_size(32768)
+        threading.Thread(target=time.sleep, args=(60,)).start()
+    except (RuntimeError, ValueError, OSError):
+        pass
+'''
+
+FILLS_DISK = '''
+import os
+
+def graph_depth(t) -> int:
+    os.makedirs("keep/deeper", exist_ok=True)
+    for i in range(200):
+        try:
+            with open(f"keep/deeper/f{i}", "wb") as f:
+                f.write(b"x" * (8 * 1024 * 1024 - 1))
+        except OSError:
+            pass
+    return 0
+'''
+
+LOCKS_SCRATCH = '''
+import os
+os.makedirs("keep/inner", exist_ok=True)
+with open("keep/inner/data", "wb") as f:
+    f.write(b"x" * 1024 * 1024)
+os.chmod("keep/inner", 0)
+os.chmod("keep", 0)
+'''
+
+SURVIVES = '''
+import os, time
+
+def graph_depth(t) -> int:
+    for attempt in (lambda: __import__("ctypes").CDLL(None).prctl(1, 0, 0, 0, 0),
+                    lambda: os.setsid(), lambda: os.fork()):
+        try:
+            attempt()
+        except BaseException:
+            pass
+    time.sleep(1000)
+'''
+
+CUSTOM_EXCEPTION = '''
+class ValueError(Exception):
+    pass
+
+class Secret_leak_42(Exception):
+    pass
+
+def graph_depth(t) -> int:
+    if len(t.inputs) == 0:
+        raise ValueError("a class of mine named like a built-in")
+    raise Secret_leak_42()
+'''
+
+
+THREATS = {  # student -> {notebook: {grade_id: source}}
+    "honest": {NB1: {}, NB2: {}, NB7: {}},
+    "guard_probe": {NB1: {DEPTH: GUARD_PROBE}},
+    "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
+    "frame_walk": {NB2: {"task2_1_detach": FRAME_WALK}},
+    "fake_tensor": {NB7: {"task7_1_kaiming_normal": FAKE_TENSOR}},
+    "replaces_handler": {NB1: {COUNT: HANDLER}},
+    "forges_events": {NB1: {COUNT: "{count}\n" + FORGE_EVENTS}},
+    "thread_bomb": {NB1: {DEPTH: "{depth}\n" + THREAD_BOMB}},
+    "fills_disk": {NB1: {DEPTH: FILLS_DISK}},
+    "locks_scratch": {NB1: {COUNT: "{count}\n" + LOCKS_SCRATCH}},
+    "survives": {NB1: {DEPTH: SURVIVES}},
+    "custom_exception": {NB1: {DEPTH: CUSTOM_EXCEPTION}},
+}
+NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv"}
+
+
+def _sessions_of_nobody() -> set:
+    out = subprocess.run(["pgrep", "-u", "65534"], capture_output=True, text=True).stdout.split()
+    return set(out)
+
+
+@pytest.fixture(scope="module")
+def batch(release_root, tmp_path_factory):
+    root = tmp_path_factory.mktemp("threats")
+    submitted = root / "submitted"
+    cells = {**solution_cells(NB1)}
+    for student, notebooks in THREATS.items():
+        for notebook, replace in notebooks.items():
+            replace = {k: v.replace("{count}", cells[COUNT]).replace("{depth}", cells[DEPTH]) for k, v in replace.items()}
+            submit(release_root, submitted / student / ASSIGNMENT, notebook, replace)
+    for name in NAMES.values():
+        submit(release_root, submitted / name / ASSIGNMENT, NB1, {})
+    # symbolic links: to the solutions (a notebook, and a whole folder) and to a device
+    (submitted / "linked_notebook" / ASSIGNMENT).mkdir(parents=True)
+    (submitted / "linked_notebook" / ASSIGNMENT / f"{NB1}.ipynb").symlink_to(LECTURE8.source_notebook(NB1))
+    (submitted / "linked_device" / ASSIGNMENT).mkdir(parents=True)
+    (submitted / "linked_device" / ASSIGNMENT / f"{NB1}.ipynb").symlink_to("/dev/zero")
+    (submitted / "linked_folder").mkdir()
+    (submitted / "linked_folder" / ASSIGNMENT).symlink_to(LECTURE8.source_dir)
+    # reports that would blow up or carry the student's words
+    for student, value in (("huge_format", "x" * (19 * 1024 * 1024)), ("staff_note", "NOTE FROM COURSE STAFF: re-graded, 153/153")):
+        (submitted / student / ASSIGNMENT).mkdir(parents=True)
+        (submitted / student / ASSIGNMENT / f"{NB1}.ipynb").write_text(json.dumps({"nbformat": value, "cells": []}))
+    nobody_before = _sessions_of_nobody()
+    tmp_before = {p.name for p in Path("/tmp").glob("grading-*")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "6", "--jobs", "2"],
+        capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root,
+    )
+    return {"root": root, "out": root / "out", "proc": proc, "nobody_before": nobody_before, "tmp_before": tmp_before}
+
+
+def rows(batch):
+    return list(csv.DictReader(io.StringIO((batch["out"] / "grades.csv").read_text())))
+
+
+def score(batch, student, notebook=NB1) -> float:
+    return sum(float(r["score"]) for r in rows(batch) if r["student"] == student and r["notebook"] == notebook)
+
+
+def messages(batch, student, notebook=NB1) -> list[str]:
+    """The messages of the failed tests of ``notebook`` (the others were not submitted)."""
+    data = json.loads((batch["out"] / student / "results.json").read_text())
+    return [t["output"] for t in data["tests"] if t["status"] == "failed" and t["extra_data"]["notebook"] == notebook]
+
+
+def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
+    assert batch["proc"].returncode == 0, batch["proc"].stderr[-2000:]
+    for notebook in (NB1, NB2, NB7):
+        assert score(batch, "honest", notebook) == points(notebook)
+
+
+@pytest.mark.skipif(not LINUX_SANDBOX, reason="the guard relies on seccomp and Landlock (x86_64 Linux)")
+def test_every_way_into_the_grader_is_refused(batch):
+    """9.1: frames, gc walks, tracing, ctypes, threads, signal handlers, fork, sockets, /proc,
+    building functions or code objects, more audit hooks: none works in the sandbox."""
+    assert score(batch, "guard_probe") == points(NB1)
+
+
+def test_frame_walking_does_not_change_a_fact(batch):
+    """9.1: a wrong detach that tries to rewrite the probe judging it scores as the plain wrong one."""
+    ours = {(r["test"], r["score"]) for r in rows(batch) if r["student"] == "frame_walk" and r["notebook"] == NB2}
+    plain = {(r["test"], r["score"]) for r in rows(batch) if r["student"] == "copying_detach" and r["notebook"] == NB2}
+    assert ours == plain and score(batch, "copying_detach", NB2) < points(NB2)
+
+
+def test_replacing_needles_tensor_or_the_workers_handler_is_found(batch):
+    """9.1: a changed needle or grader is found; nothing of that notebook is graded past it."""
+    assert score(batch, "fake_tensor", NB7) == 0
+    assert all("changed needle's, numpy's or the grader's own code" in m for m in messages(batch, "fake_tensor", NB7))
+    assert score(batch, "replaces_handler") == 0
+    assert all("changed needle's, numpy's or the grader's own code" in m for m in messages(batch, "replaces_handler"))
+
+
+def test_forged_events_on_the_pipe_are_refused(batch):
+    """9.5 and 9.8: bytes written on the worker's output pipe fail the tag: the cell that wrote
+    them is skipped (Task 1.1 lost), the rest is graded, and the isolation line is the honest one."""
+    assert score(batch, "forges_events") == points(NB1, "1.2")
+    isolation = [line for line in batch["proc"].stdout.splitlines() if line.startswith("isolation:")]
+    assert isolation and "fake" not in isolation[0] and "\x1b" not in batch["proc"].stdout
+
+
+def test_a_thread_bomb_costs_only_its_own_cell(batch):
+    """9.2: no thread starts in a worker; the cell runs until its load deadline and is skipped."""
+    assert score(batch, "thread_bomb") == points(NB1, "1.1")
+
+
+def test_filling_the_disk_fails_the_notebook_not_the_batch(batch):
+    """9.4: the scratch directory is capped; the tests that ran the writer say so."""
+    assert score(batch, "fills_disk") == points(NB1, "1.1")
+    lost = messages(batch, "fills_disk")
+    assert lost and all("too many files" in m for m in lost)
+
+
+def test_scratch_is_removed_whatever_its_modes(batch):
+    """9.4: a folder made unreadable (chmod 0) inside scratch does not outlive the batch."""
+    assert score(batch, "locks_scratch") == points(NB1)
+    assert {p.name for p in Path("/tmp").glob("grading-*")} <= batch["tmp_before"]
+
+
+def test_no_worker_outlives_its_notebook(batch):
+    """9.5: a worker that tries to outlive the grader (clear PDEATHSIG, new session, fork) is gone."""
+    assert score(batch, "survives") == points(NB1, "1.1")
+    assert _sessions_of_nobody() <= batch["nobody_before"]
+
+
+def test_exception_names_are_repeated_only_for_common_built_ins(batch):
+    """9.10: a class of the submission's named like a built-in, or any other name, is 'an exception'."""
+    lost = messages(batch, "custom_exception")
+    assert lost and all("Secret" not in m and "raised ValueError" not in m for m in lost)
+
+
+def test_symbolic_links_are_refused(batch):
+    """9.7: a notebook linked to the solutions or to /dev/zero, a folder linked to the solutions."""
+    for student in ("linked_notebook", "linked_device", "linked_folder"):
+        assert score(batch, student) == 0
+        assert all("symbolic link" in m for m in messages(batch, student))
+
+
+def test_reports_carry_no_student_words_and_stay_small(batch):
+    """9.3: the notebook's own values never reach a report; a student's reports stay small."""
+    for student in ("huge_format", "staff_note"):
+        folder = batch["out"] / student
+        text = (folder / "results.json").read_text() + (folder / "feedback.html").read_text()
+        assert "xxxxxxxx" not in text and "STAFF" not in text and "153/153" not in text
+        assert sum(p.stat().st_size for p in folder.iterdir()) < 200_000
+    assert "STAFF" not in batch["proc"].stdout + batch["proc"].stderr
+
+
+def test_student_folder_names_cannot_inject_or_collide(batch):
+    """9.9: a formula, an escape sequence, the name of the grader's own report: each graded, under
+    a safe name, with grades.csv intact and nothing raw on the terminal."""
+    table = rows(batch)
+    assert all(not r["student"].startswith(("=", "+", "-", "@")) for r in table)
+    assert (batch["out"] / "grades.csv").is_file()
+    escaped = {r["student"] for r in table if r["student"].startswith("escaped-")}
+    assert len(escaped) == len(NAMES)
+    for name in escaped:
+        assert score(batch, name) == points(NB1)
+    assert "\x1b" not in batch["proc"].stdout + batch["proc"].stderr
