@@ -36,6 +36,14 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--assignment", default=None)
     s.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     s.add_argument("--results", type=Path, default=Path("/autograder/results"))
+    o = sub.add_parser("originality", help="compare each task's answers with classmates', the solutions and needle's source")
+    o.add_argument("path", type=Path, help="an nbgrader course root, a student's folder of notebooks, or one notebook")
+    o.add_argument("--out", type=Path, required=True, help="folder for originality.html and originality.csv")
+    o.add_argument("--assignment", default=None)
+    f = sub.add_parser("nbgrader-feedback", help="put the grader's feedback pages where `nbgrader release_feedback` releases them")
+    f.add_argument("course_root", type=Path, help="the nbgrader course root that was graded")
+    f.add_argument("--from", dest="grades", type=Path, required=True, help="the grader's --out folder")
+    f.add_argument("--assignment", default=None)
     z = sub.add_parser("gradescope-zip", help="build the Gradescope autograder zip of an assignment")
     z.add_argument("--assignment", default=None)
     z.add_argument("--out", type=Path, default=None, help="default: dist/gradescope-autograder-<assignment>.zip")
@@ -105,6 +113,18 @@ def main(argv=None) -> int:
             if not args.submission.is_dir():
                 return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
             return gradescope.run(_assignment(course, args.assignment), args.submission, args.results)
+        if args.command == "originality":
+            from . import originality
+
+            return originality.main(_assignment(course, args.assignment), args.path, args.out)
+        if args.command == "nbgrader-feedback":
+            from .nbgrader_feedback import FeedbackProblem, place_feedback, report
+
+            name = _assignment(course, args.assignment).name
+            try:
+                return report(place_feedback(args.course_root, args.grades, name), name, args.course_root)
+            except FeedbackProblem as exc:
+                return _fail(str(exc))
         if args.command == "gradescope-zip":
             from . import gradescope
 

@@ -3,10 +3,13 @@
 A test cell ``taskN_M_tests`` in the instructor notebook is the grade cell of Task N.M; its
 auto score becomes the sum of that task's passed tests, so ``nbgrader export`` and the
 formgrader show the grader's scores. The assignment and its grade cells must already be in
-the database (``nbgrader generate_assignment`` puts them there).
+the database (``nbgrader generate_assignment`` puts them there). formgrader lists a submission
+as graded only when ``autograded/<student>/<assignment>/`` holds it, as ``nbgrader autograde``
+would leave it: ``mirror_autograded`` puts the graded notebooks there.
 """
 from __future__ import annotations
 
+import shutil
 import warnings
 from pathlib import Path
 
@@ -55,3 +58,22 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
                 written += 1
         gb.db.commit()
     return written
+
+
+def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list[Path]]) -> None:
+    """Copy each student's graded notebooks (``graded``: nbgrader student id -> submitted
+    notebooks) into ``autograded/<student>/<assignment>/``, with nbgrader's timestamp.txt.
+    The copies are read as submissions are (no link followed) and written as plain files."""
+    from .notebook import UnreadableNotebook, read_bytes_safely
+
+    for student, notebooks in graded.items():
+        folder = course_root / "autograded" / student / assignment
+        folder.mkdir(parents=True, exist_ok=True)
+        for path in notebooks:
+            try:
+                (folder / path.name).write_bytes(read_bytes_safely(path))
+            except UnreadableNotebook:
+                continue
+        stamp = course_root / "submitted" / student / assignment / "timestamp.txt"
+        if stamp.is_file() and not stamp.is_symlink():
+            shutil.copyfile(stamp, folder / "timestamp.txt")

@@ -42,11 +42,16 @@ def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, ti
     todo = discover(path, assignment)
     run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress, scheduler=scheduler)
     if gradebook is not None:
-        from .gradebook import write_gradebook
+        from .gradebook import mirror_autograded, write_gradebook
 
         ids = {j.student: j.student_id for j in todo if j.student_id}
         n = write_gradebook(gradebook, assignment.name, run.results, ids)
-        run.gradebook = f"gradebook: {n} grade cells written to {gradebook}"
+        submitted: dict[str, list[Path]] = {}
+        for job in todo:
+            if job.path is not None and job.path.parent == gradebook.parent / "submitted" / job.original_id / assignment.name:
+                submitted.setdefault(job.original_id, []).append(job.path)
+        mirror_autograded(gradebook.parent, assignment.name, submitted)
+        run.gradebook = f"gradebook: {n} grade cells written to {gradebook} (formgrader lists autograded/)"
     return run
 
 

@@ -20,16 +20,15 @@ removed, so nothing else is released.
 
 Then: ``nbgrader release_feedback <assignment>`` (or formgrader's *Release feedback*).
 
-Command line (until ``python -m autograder`` has it)::
+Command line::
 
-    python -m autograder.nbgrader_feedback COURSE_ROOT --from DIR [--assignment lecture8]
+    python -m autograder nbgrader-feedback COURSE_ROOT --from DIR [--assignment lecture8]
 
 Exit 0 when every submitted student's page was placed, 1 when some could not be (each is named,
 with the reason), 2 on bad arguments.
 """
 from __future__ import annotations
 
-import argparse
 import datetime as _dt
 import os
 import sys
@@ -154,27 +153,12 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def main(argv=None) -> int:
-    p = argparse.ArgumentParser(
-        prog="python -m autograder.nbgrader_feedback",
-        description="Put the grader's feedback pages where `nbgrader release_feedback` releases them.")
-    p.add_argument("course_root", type=Path, help="the nbgrader course root that was graded")
-    p.add_argument("--from", dest="grades", type=Path, required=True, help="the grader's --out folder")
-    p.add_argument("--assignment", default="lecture8", help="assignment name (default: lecture8)")
-    args = p.parse_args(argv)
-    try:
-        placed = place_feedback(args.course_root, args.grades, args.assignment)
-    except FeedbackProblem as exc:
-        print(f"nbgrader-feedback: error: {exc}", file=sys.stderr)
-        return 2
+def report(placed: Placed, assignment: str, course_root: Path) -> int:
+    """Print what was placed; 0 when every student's page was, 1 when some were not."""
     for student, pages in placed.written.items():
         print(f"{student}: {len(pages)} page(s) in {pages[0].parent}")
     for student, reason in placed.skipped.items():
         print(f"{student}: NOT placed: {reason}", file=sys.stderr)
     if placed.written:
-        print(f"next: nbgrader release_feedback {args.assignment} (in {args.course_root})")
+        print(f"next: nbgrader release_feedback {assignment} (in {course_root})")
     return 1 if placed.skipped else 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -106,8 +106,10 @@ def source_of(cell) -> str:
 
 def student_solutions(instructor: dict, student: dict) -> list[tuple[str, list[str]]]:
     """For each solution code cell of the instructor's notebook, in order: its grade_id and
-    the code of the student's matching cell(s) (none if deleted or turned into markdown)."""
-    cells = [c for c in student["cells"] if is_solution(c)]
+    the code of the student's matching cell(s) (none if deleted or turned into markdown).
+    Written answers (the instructor's markdown solution cells) take no part in the matching."""
+    answers = {grade_id(c) for c in instructor["cells"] if is_solution(c) and c.get("cell_type") != "code"}
+    cells = [c for c in student["cells"] if is_solution(c) and not (grade_id(c) and grade_id(c) in answers)]
     by_grade_id: dict = {}
     by_cell_id: dict = {}
     for cell in cells:  # a duplicated cell: all copies run, in order, as in a kernel

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .batch import default_jobs
-from .course import Assignment, Course, task_of
+from .course import Assignment, task_of
 from .notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
 from .report import _cell, write_atomic
 from .submissions import UsageProblem, discover, printable
@@ -401,26 +401,17 @@ def summary(report: Report) -> str:
     return "\n".join(lines)
 
 
-def main(path: Path, out: Path, assignment: str = "lecture8", solutions: Path | None = None) -> int:
-    """Write ``out``/originality.html and originality.csv and print a summary. ``solutions``: a
-    course's ``solutions/`` folder (nbgrader's source directory, holding ``<assignment>/``);
-    default: that of the course found by ``Course.locate``. Returns 0 when the report was
-    written, 2 with a message on bad arguments."""
+def main(assignment: Assignment, path: Path, out: Path) -> int:
+    """Write ``out``/originality.html and originality.csv and print a summary. Returns 0 when
+    the report was written, 2 with a message on bad arguments."""
     if copydetect is None:
         return _fail('the originality report needs copydetect: pip install -e ".[originality]"')
     from .originality_report import originality_html
 
+    if Path(out).exists() and not Path(out).is_dir():
+        return _fail(f"--out {out} is a file; expected a folder for originality.html and originality.csv")
     try:
-        course = Course.locate() if solutions is None else Course(Path(solutions).resolve().parent)
-        if solutions is not None and course.solutions_dir != Path(solutions).resolve():
-            return _fail(f"--solutions {solutions}: expected a course's solutions/ folder (holding {assignment}/)")
-        chosen = Assignment(course, assignment)
-        if not chosen.notebooks():
-            known = sorted(p.name for p in course.solutions_dir.iterdir() if p.is_dir()) if course.solutions_dir.is_dir() else []
-            return _fail(f"unknown assignment {assignment!r}: no notebooks in {chosen.source_dir} (assignments there: {known})")
-        if Path(out).exists() and not Path(out).is_dir():
-            return _fail(f"--out {out} is a file; expected a folder for originality.html and originality.csv")
-        report = originality(chosen, Path(path))
+        report = originality(assignment, Path(path))
     except (UsageProblem, LookupError) as exc:
         return _fail(str(exc))
     write_atomic(Path(out) / "originality.csv", originality_csv(report))
@@ -433,15 +424,3 @@ def main(path: Path, out: Path, assignment: str = "lecture8", solutions: Path | 
 def _fail(message: str) -> int:
     print(f"autograder: error: {message}", file=sys.stderr)
     return 2
-
-
-if __name__ == "__main__":
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="python -m autograder.originality", description=__doc__.splitlines()[0])
-    parser.add_argument("path", type=Path)
-    parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--assignment", default="lecture8")
-    parser.add_argument("--solutions", type=Path, default=None)
-    args = parser.parse_args()
-    sys.exit(main(args.path, args.out, args.assignment, args.solutions))

@@ -145,6 +145,17 @@ def test_cell_turned_into_markdown_or_deleted_is_missing():
     assert "def f(): return 1" not in grading_code(instructor_nb(), student)
 
 
+def test_written_answers_take_no_part_in_the_matching():
+    instructor = instructor_nb()
+    answer = new_markdown_cell("model answer", metadata=_nbg("nb_answer_1", solution=True, grade=True))
+    instructor.cells.insert(3, answer)
+    student = instructor_nb()
+    student.cells[2].metadata["nbgrader"]["grade_id"], student.cells[2].id = "lost", "lost"  # only its position says
+    student.cells.insert(1, new_markdown_cell("YOUR ANSWER HERE", metadata=_nbg("nb_answer_1", solution=True, grade=True)))
+    student.cells[3].source = "def f(): return 'mine'"
+    assert grading_code(instructor, student)[1:] == ["def f(): return 'mine'", "def g(): return 2"]
+
+
 def test_plain_notebook_without_metadata_runs_all_its_code():
     plain = new_notebook(cells=[new_code_cell("def f(): return 1"), new_markdown_cell("x"), new_code_cell("def g(): return 2")])
     assert grading_code(instructor_nb(), plain) == ["import numpy as np", "def f(): return 1", "def g(): return 2"]

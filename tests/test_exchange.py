@@ -3,7 +3,7 @@
 instructor: generate_assignment, release_assignment (course-local exchange: <root>/nbgrader/exchange)
 students alice and bob (own HOME, own working folder, the student-side config of
 deploy/jupyterhub/student/): fetch_assignment, edit, submit
-instructor: collect, `python -m autograder grade --gradebook`, `python -m autograder.nbgrader_feedback`,
+instructor: collect, `python -m autograder grade --gradebook`, `python -m autograder nbgrader-feedback`,
 release_feedback
 students: fetch_feedback finds this grader's feedback page (byte for byte), their own, with no
 hidden test source in it.
@@ -164,7 +164,7 @@ def trip(tmp_path_factory):
     grades = root / "grades"
     run([sys.executable, "-m", "autograder", "grade", root, "--out", grades, "--assignment", ASSIGNMENT, "--gradebook"],
         root, instructor_env(root))
-    placed = run([sys.executable, "-m", "autograder.nbgrader_feedback", root, "--from", grades], root, instructor_env(root))
+    placed = run([sys.executable, "-m", "autograder", "nbgrader-feedback", root, "--from", grades], root, instructor_env(root))
     run([NBGRADER, "release_feedback", ASSIGNMENT], root, instructor_env(root))
 
     # Students: fetch their feedback.
@@ -342,6 +342,6 @@ def test_place_feedback_bad_input(tmp_path):
         place_feedback(root, grades, ASSIGNMENT)
     with pytest.raises(FeedbackProblem, match="is not a directory"):
         place_feedback(tmp_path / "missing", grades, ASSIGNMENT)
-    proc = subprocess.run([sys.executable, "-m", "autograder.nbgrader_feedback", str(root), "--from", str(tmp_path / "nope")],
+    proc = subprocess.run([sys.executable, "-m", "autograder", "nbgrader-feedback", str(root), "--from", str(tmp_path / "nope")],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "is not the grader's output" in proc.stderr

@@ -9,7 +9,7 @@ servers; then, through their own servers' REST APIs, as JupyterLab's panels woul
   instructor  formgrader: generate and release lecture8
   students    Assignments panel: list, fetch; edit the notebooks (contents API); submit
   instructor  formgrader: collect; a kernel runs `python -m autograder grade . --gradebook`,
-              `python -m autograder.nbgrader_feedback` and `nbgrader export` (the grader's
+              `python -m autograder nbgrader-feedback` and `nbgrader export` (the grader's
               scores); formgrader: release feedback
   students    Assignments panel: fetch feedback; the page (contents API) is this grader's
 
@@ -361,7 +361,7 @@ def test_the_class_on_jupyterhub(hub):
         "import os, subprocess, sys\n"
         "root = os.environ['NEEDLE_COURSE_ROOT']\n"
         "for module, *args in (['autograder', 'grade', root, '--out', 'grades', '--gradebook'],\n"
-        "                      ['autograder.nbgrader_feedback', root, '--from', 'grades'],\n"
+        "                      ['autograder', 'nbgrader-feedback', root, '--from', 'grades'],\n"
         "                      ['nbgrader', 'export', '--to', 'export.csv']):\n"
         "    r = subprocess.run([sys.executable, '-m', module, *args], cwd=root, capture_output=True, text=True)\n"
         "    print(r.stdout, r.stderr)\n"
