@@ -1,0 +1,121 @@
+"""The batch survives the grader's own failures: a process that cannot be started is retried
+and then reported for that notebook alone; a result that cannot be written is reported without
+losing the others; the command line says so and exits 1."""
+import errno
+import multiprocessing
+import shutil
+
+import pytest
+
+from autograder import batch, cli, report
+from autograder.grading import grade_jobs
+from autograder.submissions import Job
+from autograder.suiterun import collect_tests
+from conftest import LECTURE8
+
+NB = "01_graph_accumulation"
+FORK = multiprocessing.get_context("fork")  # the real one, before a test replaces get_context
+
+
+def full_marks() -> float:
+    return sum(p for *_, p in collect_tests(LECTURE8.suite(NB)))
+
+
+@pytest.fixture
+def solved(tmp_path):
+    """One solved notebook per student, for three students."""
+    jobs = []
+    for student in ("ann", "bob", "cid"):
+        folder = tmp_path / "in" / student
+        folder.mkdir(parents=True)
+        shutil.copy(LECTURE8.source_notebook(NB), folder / f"{NB}.ipynb")
+        jobs.append(Job(student, NB, folder / f"{NB}.ipynb"))
+    return jobs
+
+
+class FlakyContext:
+    """multiprocessing's fork context whose Process.start fails with EAGAIN ``failures`` times."""
+
+    def __init__(self, failures):
+        self.real = FORK
+        self.failures = failures
+
+    def Pipe(self, *a, **k):
+        return self.real.Pipe(*a, **k)
+
+    def Process(self, *a, **k):
+        proc = self.real.Process(*a, **k)
+        context = self
+
+        class Flaky:
+            pid = property(lambda _: proc.pid)
+
+            def start(self):
+                if context.failures > 0:
+                    context.failures -= 1
+                    raise OSError(errno.EAGAIN, "Resource temporarily unavailable")
+                proc.start()
+
+            def join(self, *a):
+                proc.join(*a)
+
+        return Flaky()
+
+
+def test_a_process_that_cannot_start_is_retried(solved, tmp_path, monkeypatch):
+    monkeypatch.setattr(batch.multiprocessing, "get_context", lambda kind: FlakyContext(failures=2))
+    run = grade_jobs(LECTURE8, solved, tmp_path / "out", jobs=2, timeout=10.0, progress=False)
+    assert [r.score for r in run.results] == [full_marks()] * 3 and not run.unsaved
+
+
+def test_a_process_that_never_starts_costs_its_notebook_only(solved, tmp_path, monkeypatch):
+    monkeypatch.setattr(batch.multiprocessing, "get_context", lambda kind: FlakyContext(failures=10**6))
+    monkeypatch.setattr(batch.time, "sleep", lambda s: None)
+    run = grade_jobs(LECTURE8, solved, tmp_path / "out", jobs=2, timeout=10.0, progress=False)
+    assert len(run.results) == 3 and all(r.score == 0 for r in run.results)
+    for r in run.results:
+        assert r.error.startswith("internal grading error") and "tried 3 times" in r.error
+    assert (tmp_path / "out" / "grades.csv").is_file()
+
+
+def test_an_infrastructure_error_is_retried(solved, tmp_path, monkeypatch):
+    real, marks = batch.grade_notebook, tmp_path / "attempts"
+    marks.mkdir()
+
+    def once_broken(student, *args, **kwargs):  # runs in the grading process: count with files
+        attempt = len(list(marks.glob(f"{student}-*"))) + 1
+        (marks / f"{student}-{attempt}").touch()
+        if attempt == 1:
+            raise RuntimeError("the sandbox zygote is not answering")
+        return real(student, *args, **kwargs)
+
+    monkeypatch.setattr(batch, "grade_notebook", once_broken)
+    run = grade_jobs(LECTURE8, solved, tmp_path / "out", jobs=1, timeout=10.0, progress=False)
+    assert [r.score for r in run.results] == [full_marks()] * 3
+    assert sorted(p.name for p in marks.iterdir()) == ["ann-1", "ann-2", "bob-1", "bob-2", "cid-1", "cid-2"]
+
+
+def test_a_result_that_cannot_be_written_loses_no_other(solved, tmp_path, monkeypatch, capsys):
+    real = report.save_result
+
+    def disk_full_for_bob(out, result):
+        if result.student == "bob":
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(out, result)
+
+    monkeypatch.setattr(report, "save_result", disk_full_for_bob)
+    folder = solved[0].path.parent.parent
+    assert cli.main(["grade", str(folder / "ann"), "--out", str(tmp_path / "out")]) == 0
+    run = grade_jobs(LECTURE8, solved, tmp_path / "out", jobs=2, timeout=10.0, progress=False)
+    assert run.unsaved == [f"bob/{NB}"]
+    assert {r.student for r in run.results} == {"ann", "cid"}
+    assert "could not save the result of bob" in capsys.readouterr().err
+    text = (tmp_path / "out" / "grades.csv").read_text()
+    assert "ann," in text and "cid," in text and "bob," not in text
+
+
+def test_the_command_line_exits_1_when_a_result_was_not_saved(solved, tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(report, "save_result", lambda out, result: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+    folder = solved[1].path.parent
+    assert cli.main(["grade", str(folder), "--out", str(tmp_path / "out")]) == 1
+    assert "NOT SAVED" in capsys.readouterr().out
