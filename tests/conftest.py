@@ -6,6 +6,9 @@ import pytest
 
 from autograder.course import Course
 
+# tests/fixtures/ holds course material (a second lecture's hidden suites among it), not tests.
+collect_ignore = ["fixtures"]
+
 ROOT = Path(__file__).resolve().parents[1]
 COURSE = Course.locate(ROOT)
 ASSIGNMENTS = [COURSE.assignment(name) for name in COURSE.assignments()]

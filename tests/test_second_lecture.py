@@ -1,0 +1,97 @@
+"""A second lecture is a folder: copied next to lecture8 in a course, it is released, checked,
+graded and packed for Gradescope by the existing tools, with no edit to any existing file.
+
+The lecture (two small notebooks, their suites, probes and one mistake fixture) is kept in
+tests/fixtures/lecture9/.
+"""
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from conftest import ROOT, venv_env
+
+LECTURE9 = ROOT / "tests" / "fixtures" / "lecture9"
+EXISTING = ["nbgrader_config.py", "solutions", "course", "autograder/suites"]
+
+
+def run(*args, cwd):
+    proc = subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 0, f"{args}: {proc.stdout[-1500:]}{proc.stderr[-1500:]}"
+    return proc.stdout
+
+
+def contents(root: Path) -> dict:
+    """sha256 of every file of the course as it was before lecture9 arrived."""
+    files = [root / item for item in EXISTING if (root / item).is_file()]
+    files += [f for item in EXISTING if (root / item).is_dir() for f in (root / item).rglob("*") if f.is_file()]
+    return {str(f.relative_to(root)): hashlib.sha256(f.read_bytes()).hexdigest()
+            for f in files if "__pycache__" not in f.parts and "lecture9" not in f.parts}
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory):
+    """The course (lecture8) with lecture9's folders added beside it: nothing else changes."""
+    root = tmp_path_factory.mktemp("two-lectures")
+    for item in EXISTING:
+        src = ROOT / item
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, root / item)
+    before = contents(root)
+    shutil.copytree(LECTURE9 / "solutions" / "lecture9", root / "solutions" / "lecture9")
+    shutil.copytree(LECTURE9 / "suites" / "lecture9", root / "autograder" / "suites" / "lecture9")
+    return root, before
+
+
+def test_the_course_finds_the_new_lecture(course):
+    from autograder.course import Course
+
+    assert Course.locate(course[0]).assignments() == ["lecture8", "lecture9"]
+
+
+def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
+    course, before = course
+    # release, with nbgrader, from the course root
+    run("-m", "nbgrader", "generate_assignment", "lecture9", "--force", "--log-level=WARN", cwd=course)
+    released = sorted(p.name for p in (course / "course" / "lecture9").glob("*.ipynb"))
+    assert released == ["01_square.ipynb", "02_cube.ipynb"]
+    # selfcheck: solutions pass, stubs fail, the fixture loses its tests with its hint
+    out = run("-m", "autograder", "selfcheck", "lecture9", cwd=course)
+    assert "ok   mistake square_doubles.py" in out and "FAIL" not in out
+    # grading a student's folder: solved 01, stub 02
+    student = tmp_path / "sam" / "lecture9"
+    student.mkdir(parents=True)
+    solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for name in released
+                 for c in nbformat.read(course / "solutions" / "lecture9" / name, 4).cells if c.metadata.get("nbgrader", {}).get("solution")}
+    nb = nbformat.read(course / "course" / "lecture9" / "01_square.ipynb", 4)
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):
+            cell.source = solutions[cell.metadata["nbgrader"]["grade_id"]]
+    nbformat.write(nb, student / "01_square.ipynb")
+    shutil.copy(course / "course" / "lecture9" / "02_cube.ipynb", student)
+    run("-m", "autograder", "grade", str(student), "--out", str(tmp_path / "grades"), "--assignment", "lecture9", cwd=course)
+    rows = (tmp_path / "grades" / "grades.csv").read_text().splitlines()[1:]
+    assert sorted(r.split(",")[1] + ":" + r.split(",")[3] for r in rows) == [
+        "01_square:1", "01_square:1", "02_cube:0"]
+    # Gradescope: the zip carries lecture9 and its run script grades lecture9
+    run("-m", "autograder", "gradescope-zip", "--assignment", "lecture9", "--out", str(tmp_path / "ag.zip"), cwd=course)
+    base = tmp_path / "autograder"
+    zipfile.ZipFile(tmp_path / "ag.zip").extractall(base / "source")
+    assert "--assignment lecture9" in (base / "source" / "run_autograder").read_text()
+    assert (base / "source" / "autograder" / "suites" / "lecture9" / "test_01_square.py").is_file()
+    assert not (base / "source" / "autograder" / "suites" / "lecture8").exists()
+    (base / "submission").mkdir()
+    shutil.copy(student / "01_square.ipynb", base / "submission")
+    (base / "venv" / "bin").mkdir(parents=True)  # stands in for setup.sh's venv (tests/test_gradescope.py builds the real one)
+    (base / "venv" / "bin" / "python").write_text(f"#!/bin/sh\nexec {sys.executable} \"$@\"\n")
+    (base / "venv" / "bin" / "python").chmod(0o755)
+    subprocess.run(["bash", str(base / "source" / "run_autograder")], env=dict(venv_env(), AUTOGRADER_ROOT=str(base)),
+                   check=True, capture_output=True)
+    results = json.loads((base / "results" / "results.json").read_text())
+    assert results["score"] == 2 and len(results["tests"]) == 3
+    assert contents(course) == before, "adding lecture9 changed a file the course already had"
