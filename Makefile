@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo lab solved release selfcheck bench gradescope clean test-browser
+.PHONY: setup test demo lab solved release selfcheck bench gradescope clean test-browser numpy-floor
 
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -122,10 +122,18 @@ selfcheck: $(STAMP)
 gradescope: $(STAMP)
 	@for a in $(ASSIGNMENTS); do $(PY) -m autograder gradescope-zip --assignment $$a || exit 1; done
 
-bench: $(STAMP)
+# Benchmarks: ratios measured side by side in one run (bench/README in the README's table).
+bench: setup
 	$(PY) bench/bench_mlp.py
 	$(PY) bench/bench_small_ops.py
+	$(PY) bench/bench_memory.py
+	$(PY) bench/bench_viz.py
 	$(PY) bench/bench_grader.py
+	$(PY) bench/bench_originality.py
+
+# needle's tests against the lowest numpy pyproject.toml allows (a throwaway venv; needs PyPI).
+numpy-floor:
+	tests/numpy_floor.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -15,7 +15,7 @@ print(re.fullmatch(r"numpy\s*>=\s*([0-9.]+)", spec).group(1))
 ')
 dev=$("$PYTHON" -c '
 import re, tomllib
-extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["dev"]
+extras = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["grader"]
 print(" ".join(d for d in extras if re.match(r"(pytest|hypothesis)\b", d)))
 ')
 
