@@ -104,6 +104,17 @@ test-hub: $(HUB_STAMP) setup
 	  npm install --prefix '$(CHP_DIR)' --no-audit --no-fund --loglevel=error configurable-http-proxy@5; }
 	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub.py -p no:cacheprovider
 
+# Grading on Dask (--scheduler): tests/test_cluster.py, and tests/e2e/test_cluster_e2e.py with a real
+# `dask scheduler` and two `dask worker`s on 127.0.0.1 (one killed mid-run). Installs the cluster extra.
+CLUSTER_STAMP := $(VENV)/.installed-cluster
+$(CLUSTER_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e ".[cluster]"
+	touch $(CLUSTER_STAMP)
+
+.PHONY: test-cluster
+test-cluster: setup $(CLUSTER_STAMP)
+	$(PY) -m pytest -m cluster tests/test_cluster.py tests/e2e/test_cluster_e2e.py -p no:cacheprovider
+
 # Self-study: the solved notebooks, executed, with their plots, as HTML in solved-out/<assignment>/.
 solved: setup
 	@for a in $(ASSIGNMENTS); do \

@@ -1,0 +1,76 @@
+"""`grade --scheduler` on a Dask cluster started here (distributed's LocalCluster: a scheduler in
+this process, one worker process on 127.0.0.1), against local grading. The cluster runs with a
+real scheduler, workers and kills are in tests/e2e/test_cluster_e2e.py (make test-cluster)."""
+import importlib.util
+import shutil
+import socket
+
+import pytest
+
+from autograder import cli, demo
+from conftest import LECTURE8
+
+pytestmark = pytest.mark.cluster
+HAVE_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
+needs_distributed = pytest.mark.skipif(not HAVE_DISTRIBUTED, reason='the cluster extra is not installed: pip install -e ".[cluster]"')
+ASSIGNMENT = LECTURE8.name
+
+
+@pytest.mark.skipif(HAVE_DISTRIBUTED, reason="distributed is installed")
+def test_scheduler_without_the_cluster_extra_is_a_usage_error(release_root, tmp_path, capsys):
+    assert cli.main(["grade", str(release_root), "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:8786"]) == 2
+    assert "pip install 'needle-course[cluster]'" in capsys.readouterr().err
+
+
+@needs_distributed
+def test_unreachable_scheduler_is_a_usage_error(release_root, tmp_path, capsys):
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    student = release_root / "course" / ASSIGNMENT
+    assert cli.main(["grade", str(student), "--out", str(tmp_path), "--scheduler", f"tcp://127.0.0.1:{port}"]) == 2
+    assert f"cannot reach a Dask scheduler at tcp://127.0.0.1:{port}" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def scheduler():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0") as cluster:
+        yield cluster.scheduler_address
+
+
+@pytest.fixture(scope="module")
+def student(release_root, tmp_path_factory):
+    """One student's folder: every notebook with the demo's mistakes, but 01 a symlink to the
+    instructor's solution (refused on the client, as local grading refuses it)."""
+    root = tmp_path_factory.mktemp("cluster-class")
+    shutil.copytree(release_root, root, dirs_exist_ok=True)
+    demo.make_submissions(LECTURE8, root, root / "course" / ASSIGNMENT, demo.DEMO_MISTAKES, say=lambda _: None)
+    folder = root / "submitted" / "mistakes" / ASSIGNMENT
+    first = LECTURE8.notebooks()[0]
+    (folder / f"{first}.ipynb").unlink()
+    (folder / f"{first}.ipynb").symlink_to(LECTURE8.source_notebook(first))
+    return folder
+
+
+@needs_distributed
+def test_cluster_grading_writes_what_local_grading_writes(scheduler, student, tmp_path, capsys):
+    local, remote = tmp_path / "local", tmp_path / "cluster"
+    assert cli.main(["grade", str(student), "--out", str(local), "--jobs", "2"]) == 0
+    assert cli.main(["grade", str(student), "--out", str(remote), "--scheduler", scheduler]) == 0
+    assert "worker " in capsys.readouterr().err  # each worker machine says what isolation held there
+    files = sorted(p.relative_to(local) for p in local.rglob("*") if p.is_file() and ".state" not in p.parts)
+    assert [str(f) for f in files] == ["grades.csv", "mistakes/feedback.html", "mistakes/results.json"]
+    for f in files:
+        assert (remote / f).read_bytes() == (local / f).read_bytes(), f
+    assert "symbolic link" in (remote / "mistakes" / "feedback.html").read_text()
+
+
+@needs_distributed
+def test_a_worker_with_other_grading_code_is_refused(scheduler, student, tmp_path, capsys, monkeypatch):
+    from autograder import cluster
+
+    monkeypatch.setattr(cluster, "grading_code", lambda: "this machine's code, not the worker's")
+    assert cli.main(["grade", str(student / "02_detach.ipynb"), "--out", str(tmp_path), "--scheduler", scheduler]) == 2
+    assert "grades with other code than this machine" in capsys.readouterr().err
