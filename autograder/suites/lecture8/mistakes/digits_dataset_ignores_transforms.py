@@ -1,0 +1,20 @@
+"""DigitsDataset stores the transforms (super().__init__) but never applies them in __getitem__."""
+NOTEBOOK = "08_train_digits"
+CELLS = {
+    "task8_1_digits_dataset": '''
+class DigitsDataset(ndl.data.Dataset):
+    def __init__(self, X, y, transforms=None):
+        super().__init__(transforms)
+        self.X = np.asarray(X, dtype=np.float32) / 16
+        self.y = np.asarray(y, dtype=np.int64)
+
+    def __len__(self):
+        return len(self.y)
+
+    def __getitem__(self, index):
+        return self.X[index], self.y[index]
+''',
+}
+MUST_FAIL = ["test_dataset_transforms"]
+HINT = "self.apply_transforms(image)"
+VISIBLE = True
