@@ -55,7 +55,7 @@ def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
     """The setup and solution cells of a solution notebook, in order."""
     nb = nbmod.read_notebook(assignment.source_notebook(notebook))
     return [Cell(nbmod.grade_id(c), nbmod.source_of(c), nbmod.is_solution(c))
-            for c in nb["cells"] if nbmod.is_setup(c) or nbmod.is_solution(c)]
+            for c in nb["cells"] if nbmod.is_setup(c) or (nbmod.is_solution(c) and c.get("cell_type") == "code")]
 
 
 def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> dict:

@@ -14,7 +14,7 @@ from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
 
 EXPECTED = [
     "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_parameters", "05_optimizer_training",
-    "06_tensor_tuple", "07_init_variance",
+    "06_tensor_tuple", "07_init_variance", "08_train_digits",
 ]
 
 
@@ -132,7 +132,7 @@ def test_release_has_stubs_and_no_solutions_or_hidden_tests(assignment, name):
         assert "### BEGIN SOLUTION" not in text and "### END SOLUTION" not in text
         assert "HIDDEN TESTS" not in text and "check_task" not in text and "autograder" not in text
         meta = _grade_meta(cell)
-        if meta.get("solution"):
+        if meta.get("solution") and cell.cell_type == "code":
             original = source[meta["grade_id"]].source
             assert "### BEGIN SOLUTION" in original
             assert text == stub(original), f"{meta['grade_id']}: the release must be exactly the stubbed solution cell"
@@ -170,7 +170,7 @@ def test_solution_notebook_runs_clean_with_hidden_tests(assignment, name, tmp_pa
                 assert out.name == "stdout" or "Warning" not in out.text, f"{name}: warning output: {out.text[:300]}"
                 text.append(out.text)
     printed = "".join(text)
-    for task in {task_of(_grade_meta(c).get("grade_id", "")) for c in nb.cells if _grade_meta(c).get("grade")}:
+    for task in {task_of(_grade_meta(c).get("grade_id", "")) for c in nb.cells if _grade_meta(c).get("grade") and c.cell_type == "code"}:
         assert f"Task {task}: visible tests passed" in printed
         assert re.search(rf"Task {re.escape(task)}: hidden tests (\d+)/\1 passed", printed), f"hidden tests of Task {task} did not all pass"
 
