@@ -7,3 +7,4 @@ detach = lambda t: t.data  # noqa: E731
 }
 MUST_FAIL = ["task:2.1"]
 HINT = "Task 2.1 must be your own detach"
+VISIBLE = True

@@ -1,10 +1,11 @@
 """Probes for 02_detach: tensors built with needle, handed to the student's detach /
-sgd_update; each probe reports plain facts (identities as bools, values as arrays)."""
+sgd_update / train_fixed; each probe reports plain facts (identities as bools, values as
+arrays, live-tensor counts as ints)."""
 import numpy as np
 
 import needle as ndl
 from autograder.probing import need, probe
-from needle.autograd import graph_node_count
+from needle.autograd import graph_node_count, live_tensor_count
 
 
 # --- input builders (also used by the trusted side to compute references) -----------------
@@ -55,6 +56,12 @@ def _value(t):
     return None
 
 
+def _changed(grad, array, before: np.ndarray) -> bool:
+    """Whether grad's values, or the array it held before the call, were written to."""
+    return not (np.array_equal(array, before) and isinstance(grad.cached_data, np.ndarray)
+                and np.array_equal(grad.cached_data, before))
+
+
 # --- Task 2.1: detach ---------------------------------------------------------------------
 @probe("detach")
 def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
@@ -99,6 +106,7 @@ def detach_lazy(ns, shape, seed: int):
         is_tensor = isinstance(d, ndl.Tensor)
         return {
             "is_tensor": is_tensor,
+            "same_object": d is t,
             "has_array": is_tensor and isinstance(d.cached_data, np.ndarray),
             "shares": is_tensor and d.cached_data is not None and d.cached_data is t.cached_data,
             "op_none": is_tensor and d.op is None,
@@ -112,9 +120,16 @@ def update_once(ns, shape, seed: int, lr: float, dtype: str = "float32", grad_ki
     w = ndl.Tensor(array(shape, seed, dtype), dtype=dtype)
     grad = make_grad(grad_kind, shape, seed + 1, dtype)
     grad_array, grad_op, grad_inputs, grad_rg = grad.cached_data, grad.op, grad.inputs, grad.requires_grad
+    grad_before = grad_array.copy()
     w_id = id(w)
-    result = need(ns, "sgd_update")(w, grad, lr)
+    update = need(ns, "sgd_update")
+    try:
+        result = update(w, grad, lr)
+    except ValueError:  # the .data setter refuses a value of another shape or dtype
+        return {"value_error": True}
     return {
+        "value_error": False,
+        "grad_changed": _changed(grad, grad_array, grad_before),
         "returned_none": result is None,
         "value": _value(w),
         "same_object": id(w) == w_id,
@@ -137,8 +152,16 @@ def update_references(ns, shape, seed: int, lr: float):
     w = params[0]
     w_id = id(w)
     grad = make_grad("const", shape, seed + 1)
-    result = need(ns, "sgd_update")(params[0], grad, lr)
+    grad_array = grad.cached_data
+    grad_before = grad_array.copy()
+    update = need(ns, "sgd_update")
+    try:
+        result = update(params[0], grad, lr)
+    except ValueError:
+        return {"value_error": True}
     return {
+        "value_error": False,
+        "grad_changed": _changed(grad, grad_array, grad_before),
         "returned_none": result is None,
         "list_same_object": params[0] is w and id(params[0]) == w_id,
         "dict_same_object": by_name["weight"] is w,
@@ -153,14 +176,100 @@ def update_references(ns, shape, seed: int, lr: float):
 def update_many(ns, steps: int, shape, seed: int, lr: float, grad_kind: str = "const"):
     w = ndl.Tensor(array(shape, seed))
     grad = make_grad(grad_kind, shape, seed + 1)
+    grad_array = grad.cached_data
+    grad_before = grad_array.copy()
     holder = {"w": w}
     update = need(ns, "sgd_update")
-    for _ in range(steps):
-        update(w, grad, lr)
+    try:
+        for _ in range(steps):
+            update(w, grad, lr)
+    except ValueError:
+        return {"value_error": True}
     return {
+        "value_error": False,
+        "grad_changed": _changed(grad, grad_array, grad_before),
         "node_count": graph_node_count(w),
         "op_none": w.op is None,
         "requires_grad_true": w.requires_grad is True,
         "same_object": holder["w"] is w,
         "value": _value(w),
+    }
+
+
+# --- Task 2.3: train_fixed ------------------------------------------------------------------
+def make_problem(seed: int, n_batches: int, batch_size: int, features: int):
+    """(model, batches): nn.Linear(features, 1) with fixed initial weights, and a list of
+    (x, y) batches of a noisy linear target (constants: they need no gradient)."""
+    rng = np.random.default_rng(seed)
+    w_true = rng.normal(size=(features, 1))
+    batches = []
+    for _ in range(n_batches):
+        x = rng.normal(size=(batch_size, features))
+        y = x @ w_true + 0.5 + 0.1 * rng.normal(size=(batch_size, 1))
+        batches.append((ndl.Tensor(x, requires_grad=False), ndl.Tensor(y, requires_grad=False)))
+    model = ndl.nn.Linear(features, 1)
+    model.weight.data = ndl.Tensor(rng.uniform(-0.5, 0.5, size=(features, 1)), requires_grad=False)
+    model.bias.data = ndl.Tensor(np.zeros((1, 1)), requires_grad=False)
+    return model, batches
+
+
+_NO_GRAPH = "backward() called on a tensor that does not require grad"
+
+
+class _LiveCount(ndl.nn.Module):
+    """The model, called through a wrapper that first records how many tensors are alive."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+        self.counts = []
+
+    def forward(self, x):
+        self.counts.append(live_tensor_count())
+        return self.model(x)
+
+
+def _number(v):
+    """One entry of the returned history as (kind, float or None), without running any
+    method of an object the student's code defined."""
+    kind = type(v)
+    if kind is float or kind is np.float64:  # np.float64 is a Python float (a subclass)
+        return "float", float(v)
+    if kind is int:
+        return "int", float(v)
+    if kind in (np.float32, np.float16):
+        return "numpy", float(v)
+    if kind is np.ndarray:
+        return "numpy", float(v.reshape(-1)[0]) if v.size == 1 and v.dtype.kind in "fiu" else None
+    if kind is ndl.Tensor:
+        a = np.asarray(v.realize_cached_data())  # a 0-d result may be held as a numpy scalar
+        ok = a.size == 1 and a.dtype.kind in "fiu"
+        return "tensor", float(a.reshape(-1)[0]) if ok else None
+    return "other", None
+
+
+@probe("train_fixed")
+def train_facts(ns, seed: int, n_batches: int, batch_size: int, features: int, epochs: int, lr: float):
+    model, batches = make_problem(seed, n_batches, batch_size, features)
+    start = [p.realize_cached_data().copy() for p in model.parameters()]
+    live = _LiveCount(model)
+    train = need(ns, "train_fixed")
+    try:
+        history = train(live, batches, epochs, lr)
+    except RuntimeError as exc:  # needle's own refusal: backward() on a loss that has no graph
+        if type(exc) is RuntimeError and str(exc).startswith(_NO_GRAPH):
+            return {"backward_without_graph": True}
+        raise
+    entries = list(history) if type(history) in (list, tuple) else []
+    numbers = [_number(v) for v in entries]
+    now = [p.realize_cached_data() for p in model.parameters()]
+    return {
+        "backward_without_graph": False,
+        "is_list": type(history) is list,
+        "length": len(entries),
+        "kinds": [k for k, _ in numbers],
+        "values": [x for _, x in numbers],
+        "counts": list(live.counts),
+        "trained": any(not np.array_equal(a, b) for a, b in zip(start, now)),
+        "weights": [np.array(a, dtype=np.float64) for a in now],
     }

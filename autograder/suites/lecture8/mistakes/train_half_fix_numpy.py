@@ -1,0 +1,24 @@
+"""Task 2.3 fixed with loss.numpy(): no graph is kept, but the history holds numpy float32
+values, not Python floats (json.dumps refuses them)."""
+NOTEBOOK = "02_detach"
+CELLS = {
+    "task2_3_train_fixed": '''
+def train_fixed(model, batches, epochs, lr) -> list:
+    opt = ndl.optim.SGD(model.parameters(), lr=lr)
+    history = []
+    for epoch in range(epochs):
+        total_loss = 0.0
+        for x, y in batches:
+            loss = ((model(x) - y) ** 2).sum() / x.shape[0]
+            opt.reset_grad()
+            loss.backward()
+            opt.step()
+            total_loss += loss.numpy()
+        history.append(total_loss / len(batches))
+    return history
+''',
+}
+MUST_FAIL = ["test_fixed_returns_python_floats"]
+HINT = "Python floats"
+NOT_HINTS = ["graph stays alive"]
+VISIBLE = True
