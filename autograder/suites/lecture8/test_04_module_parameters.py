@@ -1,4 +1,10 @@
-"""Hidden tests for 04_module_parameters (Tasks 4.1 to 4.3)."""
+"""Hidden tests for 04_module_parameters (Tasks 4.1 to 4.3).
+
+One mistake, one hint: every message is chosen by the symptom the probe measured (what
+parameters() returned and what it missed, what forward returned, which gradient is absent),
+and a task's trivial answer (an empty list, None, the input returned) fails every test of it."""
+from collections import Counter
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -55,12 +61,6 @@ def reference_labels(tree):
     return P.labels_of(root.parameters(), objects)
 
 
-def tree_labels(observe, tree):
-    r = observe(P.tree_parameters, tree=tree)
-    assert r["is_list"], "parameters() must return a list (not a generator, tuple or set)"
-    return r["labels"]
-
-
 def f32(v):
     """What a float becomes in a float32 Tensor (the probes build float32 inputs)."""
     return np.asarray(v, dtype=np.float32).astype(np.float64)
@@ -68,16 +68,69 @@ def f32(v):
 
 # --- Task 4.1: Parameter and Module ---------------------------------------------------------
 
+# Where a walk can miss Parameters: one small tree per place, its only Parameter there.
+WHERE = [
+    ("attributes", Mod("root", ["w", Par("p0")])),
+    ("sub-modules", Mod("root", ["a", Mod("m0", ["w", Par("p0")])])),
+    ("lists", Mod("root", ["a", Lst(Par("p0"))])),
+    ("tuples", Mod("root", ["a", Tup(Par("p0"))])),
+    ("dicts", Mod("root", ["a", Dct(["k", Par("p0")])])),
+]
+DEEPER = [  # asked about only when every place above is walked
+    ("sub-modules of sub-modules", Mod("root", ["a", Mod("m1", ["b", Mod("m0", ["w", Par("p0")])])])),
+    ("containers inside containers", Mod("root", ["a", Lst(Dct(["k", Tup(Par("p0"))]))])),
+]
+
+
+def _missed(observe, places):
+    results = observe(P.trees_parameters, trees=[tree for _, tree in places])
+    return [name for (name, _), r in zip(places, results) if r["labels"] != ["p0"]]
+
+
+def walk_message(observe, labels, want):
+    """The one message for parameters() returning ``labels`` instead of ``want``, chosen by
+    the symptom: nothing found, objects that are not the Parameters, duplicates, Parameters
+    missed in some kind of place (found with one small tree per place), or another order."""
+    if "?plain" in labels:
+        return ("parameters() returned plain Tensors that are not Parameters: only Parameter instances are "
+                "trainable (a module may keep other Tensors, such as constants)")
+    if "?copy" in labels:
+        return ("parameters() returned new Tensors (copies) instead of the module's own Parameter objects: "
+                "the optimizer must update the very objects the module holds")
+    if "?other" in labels:
+        return ("parameters() returned objects that are not Parameters (sub-modules, containers or other "
+                "values): collect only the Parameters")
+    if any(n > 1 for n in Counter(labels).values()):
+        return ("parameters() listed the same Parameter twice: it is reachable along two paths (two names, "
+                "or a shared sub-module); keep each Parameter once, by identity, over the whole walk")
+    if set(labels) < set(want):
+        missed = _missed(observe, WHERE)
+        if "attributes" in missed and not labels:
+            return ("parameters() returned nothing (an empty list), even for a module holding a Parameter "
+                    "in an attribute")
+        missed = [m for m in missed if m != "attributes"] or _missed(observe, DEEPER)
+        if missed:
+            places = missed[0] if len(missed) == 1 else f"{', '.join(missed[:-1])} and {missed[-1]}"
+            return f"parameters() misses the Parameters held in {places}: walk into them too, recursively"
+        return "parameters() misses some Parameters: walk every sub-module, list, tuple and dict, to any depth"
+    if sorted(labels) == sorted(want):
+        return ("parameters() found the right Parameters in another order: keep attribute order (the order "
+                "of self.__dict__), entering a sub-module or container where it appears, depth first")
+    return "parameters() returned a wrong list of Parameters"
+
+
+def check_tree(observe, tree, want=None):
+    r = observe(P.tree_parameters, tree=tree)
+    assert r["is_list"], "parameters() must return a list (not a generator, tuple or set)"
+    want = reference_labels(tree) if want is None else want
+    if r["labels"] != want:
+        raise AssertionError(walk_message(observe, r["labels"], want))
+
 
 @graded("4.1", points=1)
 def test_parameters_direct_attributes(observe):
     """parameters() returns the Parameters held in attributes, as a list"""
-    labels = tree_labels(observe, Mod("root", ["weight", Par("p0")], ["bias", Par("p1")]))
-    assert "?tensor" not in labels, (
-        "parameters() returned tensors that are not the module's Parameter objects: return the Parameters "
-        "themselves (no copies, no .data)"
-    )
-    assert labels == ["p0", "p1"], "parameters() must return every Parameter stored in the module's attributes"
+    check_tree(observe, Mod("root", ["weight", Par("p0")], ["bias", Par("p1")]), ["p0", "p1"])
 
 
 @graded("4.1", points=1)
@@ -87,14 +140,7 @@ def test_parameters_attribute_order(observe):
     # (self.__dict__ keeps insertion order: no sorting by name)
     tree = Mod("root", ["z", Par("p0")], ["a", Par("p1")],
                ["inner", Mod("m0", ["y", Par("p2")], ["b", Par("p3")])], ["m", Par("p4")])
-    labels = tree_labels(observe, tree)
-    assert sorted(labels) == ["p0", "p1", "p2", "p3", "p4"], (
-        "parameters() must find the Parameters of the module and of its sub-modules, each once"
-    )
-    assert labels == ["p0", "p1", "p2", "p3", "p4"], (
-        "parameters() must list Parameters in attribute order (the order of self.__dict__), entering a "
-        "sub-module where it appears: do not sort and do not collect the sub-modules last"
-    )
+    check_tree(observe, tree, ["p0", "p1", "p2", "p3", "p4"])
 
 
 @graded("4.1", points=2)
@@ -106,14 +152,9 @@ def test_parameters_nested_modules(observe):
                            ["l2", Mod("m1", ["w", Par("p2")])])],
                ["empty", Mod("m3")],
                ["head", Par("p3")])
-    labels = tree_labels(observe, tree)
-    assert labels == ["p0", "p1", "p2", "p3"], (
-        "parameters() must walk sub-modules recursively, to any depth (a sub-module's sub-modules too), "
-        "in attribute order"
-    )
-    assert tree_labels(observe, Mod("root", ["a", Mod("m0", ["b", Mod("m1")])])) == [], (
-        "a module tree without Parameters has parameters() == []"
-    )
+    check_tree(observe, tree, ["p0", "p1", "p2", "p3"])
+    r = observe(P.tree_parameters, tree=Mod("root", ["a", Mod("m0", ["b", Mod("m1")])]))
+    assert r["is_list"] and r["labels"] == [], "a module tree without Parameters must give an empty list"
 
 
 @graded("4.1", points=1)
@@ -124,51 +165,30 @@ def test_parameters_in_dicts(observe):
                ["heads", Dct(["cls", Par("p0")], ["box", Mod("m0", ["w", Par("p1")])])],
                ["cfg", Dct(["inner", Dct(["deep", Par("p2")])], ["lr", Val(0.1)])],
                ["bias", Par("p3")])
-    labels = tree_labels(observe, tree)
-    assert labels == ["p0", "p1", "p2", "p3"], (
-        "parameters() must walk the values of dicts held in attributes (Parameters, sub-modules and nested "
-        "containers inside them), in insertion order"
-    )
+    check_tree(observe, tree, ["p0", "p1", "p2", "p3"])
 
 
 @graded("4.1", points=2)
 def test_parameters_in_lists_and_tuples(observe):
     """parameters() looks inside lists and tuples (nested ones too)"""
     # a Sequential-like list of sub-modules: layers[0].w, layers[1].w, then bias
-    tree = Mod("root", ["layers", Lst(Mod("m0", ["w", Par("p0")]), Mod("m1", ["w", Par("p1")]))],
-               ["none", Lst()], ["bias", Par("p2")])
-    assert tree_labels(observe, tree) == ["p0", "p1", "p2"], (
-        "parameters() must walk lists held in attributes (e.g. a list of layers), in order"
-    )
-    tree = Mod("root", ["pair", Tup(Par("p0"), Par("p1"))], ["c", Par("p2")])
-    assert tree_labels(observe, tree) == ["p0", "p1", "p2"], (
-        "parameters() must walk tuples held in attributes too, not only lists"
-    )
+    check_tree(observe, Mod("root", ["layers", Lst(Mod("m0", ["w", Par("p0")]), Mod("m1", ["w", Par("p1")]))],
+                            ["none", Lst()], ["bias", Par("p2")]), ["p0", "p1", "p2"])
+    check_tree(observe, Mod("root", ["pair", Tup(Par("p0"), Par("p1"))], ["c", Par("p2")]), ["p0", "p1", "p2"])
     # containers inside containers: a tuple holding a list and a dict holding a tuple
     tree = Mod("root", ["mixed", Tup(Lst(Par("p0"), Mod("m0", ["w", Par("p1")])), Dct(["k", Tup(Par("p2"))]))])
-    assert tree_labels(observe, tree) == ["p0", "p1", "p2"], (
-        "parameters() must walk containers nested in containers (lists, tuples and dicts in any combination)"
-    )
+    check_tree(observe, tree, ["p0", "p1", "p2"])
 
 
 @graded("4.1", points=2)
 def test_parameters_shared_once(observe):
     """a shared Parameter (or sub-module) is listed once"""
     # tied weights: the same Parameter object under two names -> listed at its first place only
-    tree = Mod("root", ["w", Par("p0")], ["w_tied", Ref("p0")], ["b", Par("p1")])
-    assert tree_labels(observe, tree) == ["p0", "p1"], (
-        "a Parameter held under two attribute names was listed twice: keep each Parameter once (compare by "
-        "identity, e.g. a set of id(p)), else the optimizer updates it twice per step"
-    )
-    tree = Mod("root", ["enc", Mod("m0", ["w", Par("p0")])], ["dec", Mod("m1", ["w_t", Ref("p0")], ["b", Par("p1")])])
-    assert tree_labels(observe, tree) == ["p0", "p1"], (
-        "a Parameter shared by two sub-modules was listed twice: deduplicate over the whole walk, not per module"
-    )
-    tree = Mod("root", ["block", Mod("m0", ["w", Par("p0")], ["b", Par("p1")])],
-               ["again", Lst(Ref("m0"), Ref("m0"))], ["c", Par("p2")])
-    assert tree_labels(observe, tree) == ["p0", "p1", "p2"], (
-        "a sub-module reachable along several paths contributes its Parameters once"
-    )
+    check_tree(observe, Mod("root", ["w", Par("p0")], ["w_tied", Ref("p0")], ["b", Par("p1")]), ["p0", "p1"])
+    check_tree(observe, Mod("root", ["enc", Mod("m0", ["w", Par("p0")])],
+                            ["dec", Mod("m1", ["w_t", Ref("p0")], ["b", Par("p1")])]), ["p0", "p1"])
+    check_tree(observe, Mod("root", ["block", Mod("m0", ["w", Par("p0")], ["b", Par("p1")])],
+                            ["again", Lst(Ref("m0"), Ref("m0"))], ["c", Par("p2")]), ["p0", "p1", "p2"])
 
 
 @graded("4.1", points=1)
@@ -177,17 +197,11 @@ def test_parameters_ignore_other_attributes(observe):
     tree = Mod("root", ["t", ["tensor"]], ["w", Par("p0")], ["n", Val(3)], ["lr", Val(0.5)],
                ["name", Val("ScaleAdd")], ["nothing", Val(None)], ["arr", ["array"]],
                ["buffers", Lst(["tensor"], ["tensor"])], ["flag", Val(True)], ["b", Par("p1")])
-    labels = tree_labels(observe, tree)
-    assert "?tensor" not in labels, (
-        "parameters() returned plain Tensors: only Parameter instances are trainable (test "
-        "isinstance(v, Parameter), not isinstance(v, ndl.Tensor))"
-    )
-    assert labels == ["p0", "p1"], (
-        "parameters() must return only the Parameters: numbers, strings, None and arrays are not walked"
-    )
-    assert tree_labels(observe, Mod("root", ["t", ["tensor"]], ["s", Val("abc")])) == [], (
-        "a module without Parameters (only plain Tensors and other values) has parameters() == []"
-    )
+    check_tree(observe, tree, ["p0", "p1"])
+    r = observe(P.tree_parameters, tree=Mod("root", ["t", ["tensor"]], ["s", Val("abc")]))
+    assert r["is_list"], "parameters() must return a list (not a generator, tuple or set)"
+    if r["labels"]:
+        raise AssertionError(walk_message(observe, r["labels"], []))
 
 
 LEAF_KINDS = ("param", "param", "ref", "tensor", "value", "array")
@@ -238,55 +252,119 @@ def finalize(raw_attrs):
 
 @graded("4.1", points=1)
 @settings(max_examples=30, **HYPOTHESIS)
-@given(raw=st.lists(RAW_TREE, max_size=5))
+@given(raw=st.lists(RAW_TREE, min_size=1, max_size=5).filter(lambda raw: "param" in str(raw)))
 def test_parameters_random_trees(observe, raw):
     """parameters() matches the reference on generated module trees"""
-    tree = finalize(raw)
-    assert tree_labels(observe, tree) == reference_labels(tree), (
-        "on a generated tree of modules, dicts, lists, tuples, shared Parameters and other values, "
-        "parameters() differs from the expected list: walk every container, keep each Parameter once, "
-        "in attribute order"
-    )
+    check_tree(observe, finalize(raw))
 
 
 @graded("4.1", points=1)
 def test_call_runs_forward(observe):
     """module(...) calls forward with the same arguments and returns its result"""
     r = observe(P.call_forward, args=[1, "two", [3.0]], kwargs={"k": 4})
-    assert r["forward_called"], "calling a module must call its forward method"
-    assert r["args"] == [1, "two", [3.0]] and r["kwargs"] == {"k": 4}, (
-        "__call__ must pass every positional and keyword argument on to forward unchanged (*args, **kwargs)"
-    )
-    assert r["same_self"], "__call__ must call forward on the module itself (self.forward)"
-    assert r["returned_forward_result"], "__call__ must return what forward returned"
+    if r["type_error"]:
+        raise AssertionError(
+            "calling a module with several positional and keyword arguments raised TypeError: __call__ must "
+            "accept any arguments and pass all of them on to forward"
+            if r["one_argument_works"] else "calling a module raised TypeError")
+    if not r["forward_called"]:
+        raise AssertionError(call_message(r))
+    assert r["args"] == [1, "two", [3.0]] and r["kwargs"] == {"k": 4}, PASS_ARGUMENTS
+    assert r["same_self"], "__call__ must call forward on the module itself"
+    assert r["returned_forward_result"], call_message(r)
     r = observe(P.call_forward, args=[], kwargs={})
-    assert r["forward_called"] and r["args"] == [] and r["kwargs"] == {}, "module() with no arguments calls forward()"
+    assert not r["type_error"] and r["forward_called"] and r["args"] == [] and r["kwargs"] == {}, (
+        "calling a module with no arguments must call forward() with none"
+    )
 
 
 # --- Task 4.2: ScaleAdd and MultiPathScaleAdd -----------------------------------------------
+NO_SCALE_ADD_PARAMETERS = "ScaleAdd() holds no Parameters: it needs two, s and b"
+NO_MULTIPATH_PARAMETERS = "MultiPathScaleAdd() holds no Parameters: its two paths (ScaleAdd modules) hold them"
+NOT_SHAPE_1 = (
+    "ScaleAdd's s and b must have shape (1,), like the input x: needle does not broadcast, so x * s + b needs "
+    "equal shapes"
+)
+SEPARATE_PATHS = (
+    "path0 and path1 are one ScaleAdd object stored twice: create two separate ScaleAdd() modules, each with "
+    "its own Parameters"
+)
 
 
-def check_param(facts, name, value):
-    assert facts["is_tensor"] and facts["is_parameter"], f"ScaleAdd.{name} must be a Parameter (the class from Task 4.1)"
+PASS_ARGUMENTS = "__call__ must pass every positional and keyword argument on to forward unchanged"
+SWAPPED = "ScaleAdd's s and b hold each other's initial values: s starts at init_s, b at init_b"
+NOT_INITIAL = "ScaleAdd's s and b do not hold their initial values (init_s for s, init_b for b)"
+FORWARD = "ScaleAdd.forward must compute x * s + b"
+
+
+def call_message(call) -> str:
+    """The message for module(x) not returning forward(x) (Task 4.1's __call__), or ""."""
+    if call.get("type_error"):
+        return f"calling a module raised TypeError: {PASS_ARGUMENTS}"
+    if not call["forward_called"]:
+        if call["returned_none"]:
+            return "calling a module returned nothing and never ran forward"
+        return "calling a module must run its forward method"
+    if not call.get("args_ok", True):
+        return PASS_ARGUMENTS
+    if not call["returned_forward_result"]:
+        return "__call__ ran forward but did not return what forward returned"
+    return ""
+
+
+def check_scale_add(basics, forward=True):
+    """ScaleAdd's Parameters (present, of shape (1,), starting from the arguments) and, with
+    ``forward``, its value x * s + b: what every other Task 4.2 result rests on."""
+    assert basics["holds_parameters"], NO_SCALE_ADD_PARAMETERS
+    assert basics["shapes"] == [[1], [1]], NOT_SHAPE_1
+    s, b = basics["init"]
+    assert s is not None and b is not None, "ScaleAdd must store its Parameters as self.s and self.b"
+    if np.allclose(s, [-0.75]) and np.allclose(b, [2.5]):
+        raise AssertionError(SWAPPED)
+    assert np.allclose(s, [2.5]) and np.allclose(b, [-0.75]), NOT_INITIAL
+    if forward:
+        # ScaleAdd(2.5, -0.75) at x = 2: 2 * 2.5 - 0.75 = 4.25
+        assert not basics.get("forward_raised"), "ScaleAdd.forward raised an exception"
+        assert basics["forward"] is not None, "ScaleAdd.forward must return a needle Tensor"
+        assert basics["forward"].shape == (1,) and np.allclose(basics["forward"], [4.25]), FORWARD
+
+
+def check_multipath(r):
+    """What the multi-path results rest on, one message per cause: Task 4.1's __call__ (the
+    paths are called through it), ScaleAdd, then the two separate paths."""
+    message = call_message(r["basics"]["call"])
+    if message:
+        raise AssertionError(f"Task 4.1's Module: {message}; MultiPathScaleAdd calls its paths through it")
+    assert r["holds_parameters"], NO_MULTIPATH_PARAMETERS
+    check_scale_add(r["basics"])
+    assert r["paths_are_scale_add"], "MultiPathScaleAdd needs attributes path0 and path1 that are ScaleAdd modules"
+    assert r["distinct_paths"], SEPARATE_PATHS
+
+
+def check_param(facts, name, value, other):
+    assert not facts["missing"], f"ScaleAdd has no attribute {name}: store the Parameter as self.{name}"
+    assert facts["is_tensor"] and facts["is_parameter"], (
+        f"ScaleAdd.{name} must be a Parameter (your class from Task 4.1), not a plain Tensor or a number"
+    )
     assert facts["leaf"] and facts["requires_grad"], f"ScaleAdd.{name} must be a leaf that requires grad"
-    assert facts["dtype"] == "float32", f"ScaleAdd.{name} must be float32 (Parameter([init], dtype='float32'))"
-    assert facts["value"].shape == (1,), f"ScaleAdd.{name} must have shape (1,): wrap the initial value in a list"
-    assert_close(facts["value"], [value], f"ScaleAdd.{name} does not hold its initial value (init_s for s, init_b for b)")
+    assert facts["dtype"] == "float32", f"ScaleAdd.{name} must be float32"
+    assert facts["value"].shape == (1,), NOT_SHAPE_1
+    if np.allclose(facts["value"], [other]) and not np.isclose(value, other):
+        raise AssertionError(SWAPPED)
+    assert_close(facts["value"], [value], NOT_INITIAL)
 
 
 @graded("4.2", points=1)
 def test_scale_add_parameters(observe):
     """ScaleAdd holds Parameters s and b of shape (1,) with their initial values"""
-    f = observe(P.scale_add_facts, init=None)
-    check_param(f["s"], "s", 1.0)  # defaults: init_s=1, init_b=0
-    check_param(f["b"], "b", 0.0)
-    f = observe(P.scale_add_facts, init=[-2.5, 0.75])  # positional: ScaleAdd(init_s, init_b)
-    check_param(f["s"], "s", -2.5)
-    check_param(f["b"], "b", 0.75)
-    f = observe(P.scale_add_facts, init={"init_b": 4.0})  # keyword, s keeps its default
-    check_param(f["s"], "s", 1.0)
-    check_param(f["b"], "b", 4.0)
-    assert f["distinct"], "s and b must be two different Parameter objects"
+    for init, s, b in ((None, 1.0, 0.0),  # defaults: init_s=1, init_b=0
+                       ([-2.5, 0.75], -2.5, 0.75),  # positional: ScaleAdd(init_s, init_b)
+                       ({"init_b": 4.0}, 1.0, 4.0)):  # keyword, s keeps its default
+        f = observe(P.scale_add_facts, init=init)
+        assert f["basics"]["holds_parameters"], NO_SCALE_ADD_PARAMETERS
+        check_param(f["s"], "s", s, b)
+        check_param(f["b"], "b", b, s)
+        assert f["distinct"], "s and b must be two different Parameter objects"
 
 
 @graded("4.2", points=2)
@@ -295,16 +373,24 @@ def test_scale_add_forward_and_gradient(observe):
     # out = s x + b;  d out / ds = x;  d out / db = 1
     #   s = 1.5, b = -0.5, x = 3:    out = 4.5 - 0.5 = 4,     ds = 3,    db = 1
     #   s = -2,  b = 0.25, x = -1.5: out = 3 + 0.25 = 3.25,   ds = -1.5, db = 1
-    for s, b, x, out, ds in ((1.5, -0.5, 3.0, 4.0, 3.0), (-2.0, 0.25, -1.5, 3.25, -1.5)):
+    def run(s, b, x, out):
         r = observe(P.scale_add_grad, s=s, b=b, x=x)
-        assert_close(expect_array(r["out"], "forward must return a Tensor", shape=(1,)), [out],
-                     "ScaleAdd.forward must compute x * s + b")
-        assert r["ds"] is not None and r["db"] is not None, "s and b got no gradient: build the output from self.s and self.b"
+        check_scale_add(r["basics"], forward=False)
+        assert r["is_tensor"], "ScaleAdd.forward must return a needle Tensor"
+        assert not r["returned_input"], "ScaleAdd.forward returned its input x unchanged"
+        assert_close(expect_array(r["out"], "ScaleAdd.forward must return a Tensor", shape=(1,)), [out], FORWARD)
+        assert r["has_graph"] and r["ds"] is not None and r["db"] is not None, (
+            "s and b got no gradient: the output is not computed from self.s and self.b with needle operations"
+        )
+        return r
+
+    for s, b, x, out, ds in ((1.5, -0.5, 3.0, 4.0, 3.0), (-2.0, 0.25, -1.5, 3.25, -1.5)):
+        r = run(s, b, x, out)
         assert_close(r["ds"], [ds], "the gradient of x * s + b with respect to s is wrong (it is x)")
         assert_close(r["db"], [1.0], "the gradient of x * s + b with respect to b is wrong (it is 1)")
     # float64 central differences of f(s, b) = s x + b at another point
     s, b, x = f32(0.3), f32(-1.2), f32(2.7)
-    r = observe(P.scale_add_grad, s=0.3, b=-1.2, x=2.7)
+    r = run(0.3, -1.2, 2.7, s * x + b)
     num = central_differences(lambda t: t[0] * x + t[1], [s, b])
     assert_close(np.concatenate([r["ds"], r["db"]]), num, "ScaleAdd's gradients disagree with finite differences",
                  rtol=1e-4, atol=1e-4)
@@ -314,13 +400,12 @@ def test_scale_add_forward_and_gradient(observe):
 def test_multipath_structure(observe):
     """MultiPathScaleAdd has two separate default ScaleAdd paths and sums them"""
     r = observe(P.multipath_facts, x=1.25)
-    assert r["paths_are_scale_add"], "MultiPathScaleAdd needs attributes path0 and path1 that are ScaleAdd modules"
-    assert r["distinct_paths"] and r["distinct_params"] == 4, (
-        "path0 and path1 must be two separate ScaleAdd() objects with their own Parameters (four in all), "
-        "not one module stored twice"
-    )
+    check_multipath(r)
+    assert r["distinct_params"] == 4, "path0 and path1 must have their own Parameters (four in all), not shared ones"
+    assert all(v is not None for v in r["values"]), "each path must be a ScaleAdd with its Parameters s and b"
     assert_close(np.concatenate(r["values"]), [1.0, 0.0, 1.0, 0.0], "each path must be ScaleAdd() with its defaults (s=1, b=0)")
     # h = (1 * 1.25 + 0) + (1 * 1.25 + 0) = 2.5
+    assert r["out"] is not None, "MultiPathScaleAdd.forward must return a needle Tensor"
     assert_close(r["out"], [2.5], "MultiPathScaleAdd.forward must return path0(x) + path1(x)")
 
 
@@ -328,27 +413,49 @@ def test_multipath_structure(observe):
 def test_multipath_gradient(observe):
     """MultiPathScaleAdd gradients match the hand derivation and finite differences"""
     # L = (h - y)^2, h = (s0 x + b0) + (s1 x + b1):  dL/ds_i = 2 (h - y) x,  dL/db_i = 2 (h - y)
-    # lecture point s = 1, b = 0, x = 2, y = 3: h = 4, dL/ds_i = 2 * 1 * 2 = 4, dL/db_i = 2 * 1 = 2
-    r = observe(P.multipath_grad, x=2.0, y=3.0)
+    # (the add passes its adjoint dL/dh to both paths unchanged).
+    # The lecture's hand check, s_i = 1, b_i = 0, x = y = 2: h = 2 + 2 = 4, dL/dh = 2 (4 - 2) = 4,
+    #   dL/ds_i = 4 * 2 = 8, dL/db_i = 4.
+    def grads(r):
+        check_multipath(r)
+        assert r["h"] is not None, "MultiPathScaleAdd.forward must return a needle Tensor"
+        assert any(g is not None for g in r["grads"]), (
+            "no path's s or b got a gradient: ScaleAdd's output is not computed from self.s and self.b with "
+            "needle operations"
+        )
+        assert all(g is not None for g in r["grads"]), (
+            "one path's s and b got no gradient: forward must use both paths, path0 and path1"
+        )
+        return np.concatenate(r["grads"])
+
+    r = observe(P.multipath_grad, x=2.0, y=2.0)
+    g = grads(r)
     assert_close(r["h"], [4.0], "MultiPathScaleAdd.forward must return path0(x) + path1(x)")
-    assert all(g is not None for g in r["grads"]), "a path's s or b got no gradient: both paths must be used in forward"
-    assert_close(np.concatenate(r["grads"]), [4.0, 2.0, 4.0, 2.0],
-                 "at s = 1, b = 0, x = 2, y = 3 each path must get dL/ds = 4 and dL/db = 2 (one contribution per path)")
-    # defaults at x = -1, y = 0.5: h = -2, h - y = -2.5: dL/ds_i = 2 (-2.5)(-1) = 5, dL/db_i = -5
+    assert_close(g, [8.0, 4.0, 8.0, 4.0],
+                 "at the lecture's hand check each path must get the gradient derived by hand (one contribution per path)")
+    # defaults at x = -1, y = 0.5: h = -2, dL/dh = 2 (-2 - 0.5) = -5: dL/ds_i = -5 * -1 = 5, dL/db_i = -5
     r = observe(P.multipath_grad, x=-1.0, y=0.5)
-    assert_close(np.concatenate(r["grads"]), [5.0, -5.0, 5.0, -5.0], "the gradients of the multi-path model are wrong")
+    assert_close(grads(r), [5.0, -5.0, 5.0, -5.0], "the gradients of the multi-path model are wrong")
     # central differences at non-default paths
     for paths, x, y in (([[0.5, 1.0], [-2.0, 0.25]], 1.5, 0.0), ([[1.3, -0.7], [0.4, 2.2]], -0.8, 1.9)):
         r = observe(P.multipath_grad, x=x, y=y, paths=paths)
         xs, ys = f32(x), f32(y)
         theta = f32(np.array(paths).reshape(-1))  # s0, b0, s1, b1
         num = central_differences(lambda t: (t[0] * xs + t[1] + t[2] * xs + t[3] - ys) ** 2, theta)
-        assert all(g is not None for g in r["grads"]), "a path's s or b got no gradient: forward must use self.path0 and self.path1"
-        assert_close(np.concatenate(r["grads"]), num, "the multi-path gradients disagree with finite differences",
-                     rtol=1e-4, atol=1e-4)
+        assert_close(grads(r), num, "the multi-path gradients disagree with finite differences", rtol=1e-4, atol=1e-4)
 
 
 # --- Task 4.3: L2Loss -----------------------------------------------------------------------
+ELEMENT_WISE = "L2Loss must be element-wise: (x - y)^2 with the shape of x, not summed or averaged"
+
+
+def check_l2_output(r, shape):
+    assert r["is_module"], "L2Loss must be a subclass of your Module"
+    assert r["is_tensor"], "L2Loss.forward must return a needle Tensor"
+    assert not r["returned_input"], "L2Loss.forward returned its input x unchanged"
+    out = expect_array(r["out"], "L2Loss.forward must return a Tensor")
+    assert out.shape == shape, ELEMENT_WISE
+    return out
 
 
 @graded("4.3", points=2)
@@ -356,16 +463,11 @@ def test_l2_loss_value(observe):
     """L2Loss is a Module computing (x - y)^2 element-wise"""
     # x - y = [-2, 0, 1.5] -> [4, 0, 2.25]
     r = observe(P.l2_loss, x=[1.0, -2.0, 0.5], y=[3.0, -2.0, -1.0], w=[1.0, 1.0, 1.0])
-    assert r["is_module"], "L2Loss must be a subclass of your Module"
-    assert r["is_tensor"], "L2Loss.forward must return a needle Tensor"
-    out = expect_array(r["out"], "L2Loss.forward must return a Tensor",)
-    assert out.shape == (3,), "L2Loss must be element-wise: (x - y)^2 with the shape of x, not summed or averaged"
-    assert_close(out, [4.0, 0.0, 2.25], "L2Loss must compute (x - y)^2 element by element")
+    assert_close(check_l2_output(r, (3,)), [4.0, 0.0, 2.25], "L2Loss must compute (x - y)^2 element by element")
     rng = np.random.default_rng(43)
     x, y = rng.standard_normal((2, 3)), rng.standard_normal((2, 3))
     r = observe(P.l2_loss, x=x, y=y, w=np.ones((2, 3)), y_requires_grad=False)
-    assert r["is_tensor"] and r["out"].shape == (2, 3), "L2Loss must keep the shape of its inputs"
-    assert_close(r["out"], (f32(x) - f32(y)) ** 2, "L2Loss must compute (x - y)^2 element by element")
+    assert_close(check_l2_output(r, (2, 3)), (f32(x) - f32(y)) ** 2, "L2Loss must compute (x - y)^2 element by element")
 
 
 @graded("4.3", points=2)
@@ -374,8 +476,10 @@ def test_l2_loss_gradient(observe):
     # d/dx (x - y)^2 = 2 (x - y), d/dy = -2 (x - y); with upstream weights w = [1, 2, -1]
     # and x - y = [-2, 0, 1.5]: dx = 2 (x - y) w = [-4, 0, -3], dy = [4, 0, 3]
     r = observe(P.l2_loss, x=[1.0, -2.0, 0.5], y=[3.0, -2.0, -1.0], w=[1.0, 2.0, -1.0])
-    assert r["gx"] is not None and r["gy"] is not None, (
-        "x or y got no gradient from L2Loss (or the output does not have x's shape): build it from x and y with needle ops"
+    assert_close(check_l2_output(r, (3,)), [4.0, 0.0, 2.25], "L2Loss must compute (x - y)^2 element by element")
+    assert r["connected"] and r["gx"] is not None and r["gy"] is not None, (
+        "L2Loss's output is not connected to x and y (no gradient reaches them): compute it from the "
+        "Tensors x and y with needle operations, not numpy or detached copies"
     )
     assert_close(r["gx"], [-4.0, 0.0, -3.0], "the gradient of (x - y)^2 with respect to x is wrong (it is 2 (x - y))")
     assert_close(r["gy"], [4.0, 0.0, 3.0], "the gradient of (x - y)^2 with respect to y is wrong (it is -2 (x - y))")
@@ -383,6 +487,7 @@ def test_l2_loss_gradient(observe):
     rng = np.random.default_rng(44)
     x, y, w = (f32(rng.standard_normal((2, 3))) for _ in range(3))
     r = observe(P.l2_loss, x=x, y=y, w=w)
+    check_l2_output(r, (2, 3))
     assert r["gx"] is not None and r["gy"] is not None, "x or y got no gradient from L2Loss"
     theta = np.concatenate([x.ravel(), y.ravel()])
     num = central_differences(lambda t: np.sum(w.ravel() * (t[:6] - t[6:]) ** 2), theta)

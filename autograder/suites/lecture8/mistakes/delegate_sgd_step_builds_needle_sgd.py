@@ -21,3 +21,4 @@ class SGD(Optimizer):
 }
 MUST_FAIL = ["task:5.1"]
 HINT = "Task 5.1 must be your own Optimizer and SGD"
+VISIBLE = True

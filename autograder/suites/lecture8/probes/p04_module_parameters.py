@@ -3,7 +3,7 @@ Parameter, ScaleAdd / MultiPathScaleAdd / L2Loss values and gradients.
 
 Everything a probe returns is plain data; the trusted suite holds the expected values. The
 builders below are also imported by the suite, to compute references with needle's
-``nn.Module`` / ``optim`` classes."""
+``nn.Module`` class."""
 import numpy as np
 
 import needle as ndl
@@ -20,6 +20,7 @@ from autograder.probing import need, probe
 #   ["value", v]                            a number, a string or None
 
 _BOXES: dict = {}
+PLAIN = "?plain"  # the label of the tree's plain Tensors (never Parameters)
 
 
 def box_class(Module):
@@ -38,7 +39,8 @@ def box_class(Module):
 
 
 def build_tree(node, Module, Parameter, objects: dict):
-    """Build ``node`` with the given Module / Parameter classes; record labelled objects."""
+    """Build ``node`` with the given Module / Parameter classes; record labelled objects
+    (and the plain Tensors, under keys starting with PLAIN)."""
     kind = node[0]
     if kind == "param":
         p = Parameter(np.full((2,), float(len(objects)), dtype=np.float32))
@@ -59,7 +61,9 @@ def build_tree(node, Module, Parameter, objects: dict):
     if kind == "dict":
         return {key: build_tree(c, Module, Parameter, objects) for key, c in node[1]}
     if kind == "tensor":
-        return ndl.Tensor([1.0, 2.0])
+        t = ndl.Tensor([1.0, 2.0])
+        objects[f"{PLAIN}#{len(objects)}"] = t
+        return t
     if kind == "array":
         return np.array([1.0, 2.0], dtype=np.float32)
     if kind == "value":
@@ -68,28 +72,40 @@ def build_tree(node, Module, Parameter, objects: dict):
 
 
 def labels_of(found, objects: dict) -> list:
-    """The label of each returned object; '?tensor' / '?other' for objects not in the tree."""
-    names = {id(o): label for label, o in objects.items()}
+    """The label of each returned object: a tree label, '?plain' for the tree's plain Tensors,
+    '?copy' for any other Tensor (a copy of a Parameter), '?other' for anything else."""
+    names = {id(o): label.split("#")[0] for label, o in objects.items()}
     out = []
     for item in found:
         if id(item) in names:
             out.append(names[id(item)])
         elif isinstance(item, ndl.Tensor):
-            out.append("?tensor")
+            out.append("?copy")
         else:
             out.append("?other")
     return out
 
 
-@probe("Module", "Parameter")
-def tree_parameters(ns, tree):
-    """root.parameters() of a tree, as labels (the order kept)."""
-    Module, Parameter = need(ns, "Module"), need(ns, "Parameter")
+def _parameters_of(tree, Module, Parameter) -> dict:
     objects: dict = {}
     root = build_tree(tree, Module, Parameter, objects)
     found = root.parameters()
     is_list = isinstance(found, list)
-    return {"is_list": is_list, "labels": labels_of(list(found), objects)}
+    items = list(found) if isinstance(found, (list, tuple)) or hasattr(found, "__next__") else []
+    return {"is_list": is_list, "labels": labels_of(items, objects)}
+
+
+@probe("Module", "Parameter")
+def tree_parameters(ns, tree):
+    """root.parameters() of a tree, as labels (the order kept)."""
+    return _parameters_of(tree, need(ns, "Module"), need(ns, "Parameter"))
+
+
+@probe("Module", "Parameter")
+def trees_parameters(ns, trees):
+    """tree_parameters of several small trees at once (to tell what a walk misses)."""
+    Module, Parameter = need(ns, "Module"), need(ns, "Parameter")
+    return [_parameters_of(tree, Module, Parameter) for tree in trees]
 
 
 @probe("Module")
@@ -105,9 +121,16 @@ def call_forward(ns, args, kwargs):
             return marker
 
     m = Echo()
-    result = m(*args, **kwargs)
+    try:
+        result = m(*args, **kwargs)
+    except TypeError:  # e.g. a __call__ that takes one argument only
+        seen.clear()
+        one = m(0.5)  # does a single positional argument work?
+        return {"type_error": True, "one_argument_works": "args" in seen and one is marker}
     return {
+        "type_error": False,
         "returned_forward_result": result is marker,
+        "returned_none": result is None,
         "forward_called": "args" in seen,
         "args": seen.get("args"),
         "kwargs": seen.get("kwargs"),
@@ -124,8 +147,9 @@ def _grad(p):
 
 def _param_facts(p, Parameter) -> dict:
     if not isinstance(p, ndl.Tensor):
-        return {"is_parameter": False, "is_tensor": False}
+        return {"is_parameter": False, "is_tensor": False, "missing": p is None}
     return {
+        "missing": False,
         "is_tensor": True,
         "is_parameter": isinstance(p, Parameter),
         "value": np.asarray(p.numpy(), dtype=np.float64),
@@ -135,7 +159,66 @@ def _param_facts(p, Parameter) -> dict:
     }
 
 
-@probe("ScaleAdd", "Parameter")
+def _holds_parameters(m, Parameter, Module) -> bool:
+    """Does the object hold any Parameter, directly or in sub-modules (walked here, not with
+    the student's parameters())?"""
+    stack, seen = [m], set()
+    while stack:
+        v = stack.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        if isinstance(v, Parameter):
+            return True
+        if isinstance(v, Module):
+            stack.extend(vars(v).values())
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return False
+
+
+def _basics(ns) -> dict:
+    """What every Task 4.2 result rests on: module(x) runs forward(x) (Task 4.1's __call__),
+    ScaleAdd() holds Parameters s and b (their shapes), ScaleAdd(2.5, -0.75) starts from its
+    arguments, and its forward value at x = 2."""
+    ScaleAdd, Parameter, Module = need(ns, "ScaleAdd"), need(ns, "Parameter"), need(ns, "Module")
+    seen, marker = {}, object()
+
+    class Echo(Module):
+        def forward(self, x):  # one argument, as ScaleAdd.forward
+            seen["x"] = x
+            return marker
+
+    try:
+        result, type_error = Echo()(0.5), False
+    except TypeError:
+        result, type_error = None, True
+    m = ScaleAdd()
+    shapes = [list(p.shape) if isinstance(p, ndl.Tensor) else None for p in (getattr(m, "s", None), getattr(m, "b", None))]
+    facts = {
+        "call": {"type_error": type_error, "forward_called": "x" in seen, "args_ok": seen.get("x") == 0.5,
+                 "returned_forward_result": result is marker, "returned_none": result is None},
+        "holds_parameters": _holds_parameters(m, Parameter, Module),
+        "shapes": shapes,
+        "init": None,
+        "forward": None,
+    }
+    if shapes == [[1], [1]]:
+        m = ScaleAdd(2.5, -0.75)
+        facts["init"] = [np.asarray(p.numpy(), dtype=np.float64) if isinstance(p, ndl.Tensor) else None
+                         for p in (getattr(m, "s", None), getattr(m, "b", None))]
+        try:  # judged only by the tests that need it (the Parameters' test does not)
+            out = m.forward(ndl.Tensor([2.0], requires_grad=False))
+        except Exception:
+            facts["forward_raised"] = True
+        else:
+            facts["forward"] = np.asarray(out.numpy(), dtype=np.float64) if isinstance(out, ndl.Tensor) else None
+    return facts
+
+
+@probe("ScaleAdd", "Parameter", "Module")
 def scale_add_facts(ns, init=None):
     """ScaleAdd() (init None), ScaleAdd(*init) (a list) or ScaleAdd(**init) (a dict): s and b."""
     ScaleAdd, Parameter = need(ns, "ScaleAdd"), need(ns, "Parameter")
@@ -146,58 +229,85 @@ def scale_add_facts(ns, init=None):
     else:
         m = ScaleAdd(**init)
     s, b = getattr(m, "s", None), getattr(m, "b", None)
-    return {"s": _param_facts(s, Parameter), "b": _param_facts(b, Parameter), "distinct": s is not b}
+    return {"basics": _basics(ns), "s": _param_facts(s, Parameter), "b": _param_facts(b, Parameter),
+            "distinct": s is not b}
 
 
-@probe("ScaleAdd")
+@probe("ScaleAdd", "Parameter", "Module")
 def scale_add_grad(ns, s, b, x):
     """out = ScaleAdd(s, b).forward(x) for a one-element x, then out.backward()."""
+    facts = {"basics": _basics(ns)}
+    if not facts["basics"]["holds_parameters"] or facts["basics"]["shapes"] != [[1], [1]]:
+        return facts
     m = need(ns, "ScaleAdd")(s, b)
+    ps, pb = getattr(m, "s", None), getattr(m, "b", None)
     xt = ndl.Tensor([x], requires_grad=False)
     out = m.forward(xt)
-    value = np.asarray(out.numpy(), dtype=np.float64)
-    out.backward()
-    return {"out": value, "ds": _grad(m.s), "db": _grad(m.b), "x_grad_none": xt.grad is None}
-
-
-@probe("MultiPathScaleAdd", "ScaleAdd")
-def multipath_facts(ns, x):
-    """Structure of MultiPathScaleAdd() and its forward value at x."""
-    MultiPath, ScaleAdd = need(ns, "MultiPathScaleAdd"), need(ns, "ScaleAdd")
-    m = MultiPath()
-    p0, p1 = getattr(m, "path0", None), getattr(m, "path1", None)
-    facts = {
-        "paths_are_scale_add": isinstance(p0, ScaleAdd) and isinstance(p1, ScaleAdd),
-        "distinct_paths": p0 is not p1,
-    }
-    if facts["paths_are_scale_add"]:
-        params = [p0.s, p0.b, p1.s, p1.b]
-        facts["distinct_params"] = len({id(p) for p in params})
-        facts["values"] = [np.asarray(p.numpy(), dtype=np.float64) for p in params]
-    facts["out"] = np.asarray(m.forward(ndl.Tensor([x], requires_grad=False)).numpy(), dtype=np.float64)
+    facts["is_tensor"] = isinstance(out, ndl.Tensor)
+    facts["out"] = np.asarray(out.numpy(), dtype=np.float64) if facts["is_tensor"] else None
+    facts["returned_input"] = out is xt
+    facts["has_graph"] = facts["is_tensor"] and out.op is not None
+    if facts["is_tensor"] and out.requires_grad and out.shape == (1,):
+        out.backward()
+    facts["ds"], facts["db"] = _grad(ps), _grad(pb)
     return facts
 
 
-@probe("MultiPathScaleAdd", "ScaleAdd")
+def _multipath(ns):
+    MultiPath, ScaleAdd = need(ns, "MultiPathScaleAdd"), need(ns, "ScaleAdd")
+    Parameter, Module = need(ns, "Parameter"), need(ns, "Module")
+    facts = {"basics": _basics(ns)}
+    m = MultiPath()
+    p0, p1 = getattr(m, "path0", None), getattr(m, "path1", None)
+    facts |= {
+        "holds_parameters": _holds_parameters(m, Parameter, Module),
+        "paths_are_scale_add": isinstance(p0, ScaleAdd) and isinstance(p1, ScaleAdd),
+        "distinct_paths": p0 is not p1,
+    }
+    ready = (facts["basics"]["call"]["returned_forward_result"] and facts["basics"]["call"]["args_ok"]
+             and facts["basics"]["shapes"] == [[1], [1]] and facts["paths_are_scale_add"])
+    return m, ScaleAdd, facts, ready
+
+
+@probe("MultiPathScaleAdd", "ScaleAdd", "Parameter", "Module")
+def multipath_facts(ns, x):
+    """Structure of MultiPathScaleAdd() and its forward value at x."""
+    m, _, facts, ready = _multipath(ns)
+    if not ready:
+        return facts
+    params = [getattr(m.path0, "s", None), getattr(m.path0, "b", None),
+              getattr(m.path1, "s", None), getattr(m.path1, "b", None)]
+    facts["distinct_params"] = len({id(p) for p in params})
+    facts["values"] = [np.asarray(p.numpy(), dtype=np.float64) if isinstance(p, ndl.Tensor) else None
+                       for p in params]
+    out = m.forward(ndl.Tensor([x], requires_grad=False))
+    facts["out"] = np.asarray(out.numpy(), dtype=np.float64) if isinstance(out, ndl.Tensor) else None
+    return facts
+
+
+@probe("MultiPathScaleAdd", "ScaleAdd", "Parameter", "Module")
 def multipath_grad(ns, x, y, paths=None):
     """L = (h - y)^2 with h = MultiPathScaleAdd().forward(x), written with needle ops; L.backward().
 
     ``paths`` = [[s0, b0], [s1, b1]] replaces path0 / path1 by ScaleAdd(s0, b0) / ScaleAdd(s1, b1);
     None keeps the model's own paths. Returns h, L and the gradients of path0.s, path0.b,
     path1.s, path1.b."""
-    MultiPath, ScaleAdd = need(ns, "MultiPathScaleAdd"), need(ns, "ScaleAdd")
-    m = MultiPath()
+    m, ScaleAdd, facts, ready = _multipath(ns)
+    if not ready:
+        return facts
     if paths is not None:
         m.path0 = ScaleAdd(*paths[0])
         m.path1 = ScaleAdd(*paths[1])
     h = m.forward(ndl.Tensor([x], requires_grad=False))
+    if not isinstance(h, ndl.Tensor):
+        return facts | {"h": None}
     z = h - ndl.Tensor([y], requires_grad=False)
     loss = z * z
-    loss.backward()
-    return {
+    if loss.requires_grad and loss.shape == (1,):
+        loss.backward()
+    return facts | {
         "h": np.asarray(h.numpy(), dtype=np.float64),
-        "loss": np.asarray(loss.numpy(), dtype=np.float64),
-        "grads": [_grad(p) for p in (m.path0.s, m.path0.b, m.path1.s, m.path1.b)],
+        "grads": [_grad(getattr(path, name, None)) for path in (m.path0, m.path1) for name in ("s", "b")],
     }
 
 
@@ -210,14 +320,17 @@ def l2_loss(ns, x, y, w, y_requires_grad=True):
     xt = ndl.Tensor(np.asarray(x, dtype=np.float32))
     yt = ndl.Tensor(np.asarray(y, dtype=np.float32), requires_grad=y_requires_grad)
     out = loss_fn.forward(xt, yt)
+    is_tensor = isinstance(out, ndl.Tensor)
     facts = {
         "is_module": isinstance(loss_fn, Module),
-        "is_tensor": isinstance(out, ndl.Tensor),
-        "out": np.asarray(out.numpy(), dtype=np.float64) if isinstance(out, ndl.Tensor) else None,
+        "is_tensor": is_tensor,
+        "out": np.asarray(out.numpy(), dtype=np.float64) if is_tensor else None,
+        "returned_input": out is xt,
+        "connected": is_tensor and out.requires_grad and out.op is not None,
         "gx": None,
         "gy": None,
     }
-    if facts["is_tensor"] and out.shape == xt.shape:
+    if facts["connected"] and out.shape == xt.shape:
         out.backward(ndl.Tensor(np.asarray(w, dtype=np.float32), requires_grad=False))
         facts["gx"], facts["gy"] = _grad(xt), _grad(yt)
     return facts

@@ -16,12 +16,36 @@ def _grad(p):
 
 
 # --- Optimizer / SGD (Task 5.1) -------------------------------------------------------------
+_READS = [0]
+
+
+class CountedGrad(ndl.Tensor):
+    """A gradient Tensor that counts how often its values are read (every read of a Tensor's
+    values, by an op, numpy(), .data or detach(), goes through realize_cached_data): tells a
+    step() that computed something from the gradients from one that did nothing."""
+
+    __slots__ = ()
+
+    def realize_cached_data(self):
+        _READS[0] += 1
+        return super().realize_cached_data()
+
+
 def _set_grads(params, grads) -> None:
     """grads[i]: an array (a new gradient Tensor), None (no gradient) or "keep" (leave p.grad)."""
     for p, g in zip(params, grads):
         if isinstance(g, str):
             continue
-        p.grad = None if g is None else ndl.Tensor(np.asarray(g, dtype=np.float32), requires_grad=False)
+        p.grad = None if g is None else CountedGrad(np.asarray(g, dtype=np.float32), requires_grad=False)
+
+
+def _step(opt, params) -> dict:
+    """opt.step(), and what it touched: gradient reads, list entries replaced."""
+    _READS[0] = 0
+    opt.step()
+    entries = getattr(opt, "params", None)
+    replaced = isinstance(entries, list) and any(e is not p for e, p in zip(entries, params))
+    return {"reads": _READS[0], "replaced": replaced}
 
 
 @probe("Optimizer", "SGD", "Parameter")
@@ -29,32 +53,53 @@ def reset_grad(ns, shapes, use_sgd=False):
     """Give parameters gradients, call reset_grad(); report grads and values afterwards."""
     Parameter = need(ns, "Parameter")
     params = [Parameter(np.full(shape, 1.5, dtype=np.float32)) for shape in shapes]
+    before = []
     for i, p in enumerate(params):
         if i % 3 != 2:  # some parameters start without a gradient
             p.grad = ndl.Tensor(np.full(p.shape, 0.25, dtype=np.float32), requires_grad=False)
+        before.append(p.grad)
     opt = need(ns, "SGD")(params, lr=0.1) if use_sgd else need(ns, "Optimizer")(params)
     opt.reset_grad()
     return {
         "grad_none": [p.grad is None for p in params],
+        "untouched": all(p.grad is g for p, g in zip(params, before)),
+        "zeros": any(isinstance(p.grad, ndl.Tensor) and not np.any(p.grad.numpy()) for p in params),
         "values": [np.asarray(p.numpy(), dtype=np.float64) for p in params],
     }
+
+
+def _fails_on_none(SGD, Parameter, lr, momentum) -> bool:
+    """Does step() fail on a lone parameter whose grad is None?"""
+    q = Parameter(np.ones(2, dtype=np.float32))
+    try:
+        (SGD([q], lr=lr) if momentum is None else SGD([q], lr=lr, momentum=momentum)).step()
+    except Exception:
+        return True
+    return False
 
 
 @probe("SGD", "Parameter")
 def sgd_trajectory(ns, init, grads, lr, momentum=None):
     """Parameters from ``init``; per step, set their grads from ``grads[step]`` and call step().
 
-    Returns the parameters' values after every step (and each p.grad's values after it)."""
+    Returns the parameters' values after every step (and each p.grad's values after it), what
+    each step touched, and whether a step raised on a parameter without gradient."""
     SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
     params = [Parameter(np.asarray(a, dtype=np.float32)) for a in init]
     opt = SGD(params, lr=lr) if momentum is None else SGD(params, lr=lr, momentum=momentum)
-    values, grads_after = [], []
+    values, grads_after, touched = [], [], []
     for step_grads in grads:
         _set_grads(params, step_grads)
-        opt.step()
+        try:
+            touched.append(_step(opt, params))
+        except Exception:
+            if all(p.grad is not None for p in params) or not _fails_on_none(SGD, Parameter, lr, momentum):
+                raise
+            return {"raised_on_none": True}
         values.append([np.array(p.numpy(), dtype=np.float64) for p in params])
         grads_after.append([_grad(p) for p in params])
-    return {"values": values, "grads_after": grads_after}
+    return {"raised_on_none": False, "values": values, "grads_after": grads_after,
+            "reads": sum(t["reads"] for t in touched), "replaced": any(t["replaced"] for t in touched)}
 
 
 @probe("SGD", "Parameter")
@@ -63,16 +108,18 @@ def sgd_identity(ns, momentum, steps):
     SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
     rng = np.random.default_rng(7)
     w = Parameter(rng.standard_normal((2, 3)).astype(np.float32))
-    b = Parameter(rng.standard_normal((3,)).astype(np.float32))
+    b = Parameter(rng.standard_normal((2, 3)).astype(np.float32))
     holder = {"w": w, "b": b}  # like a model's attributes
     before = [w.numpy().copy(), b.numpy().copy()]
     opt = SGD([w, b], lr=0.1, momentum=momentum)
+    reads, replaced = 0, False
     for _ in range(steps):
         for p in (w, b):
-            p.grad = ndl.Tensor(rng.standard_normal(p.shape).astype(np.float32), requires_grad=False)
-        opt.step()
+            p.grad = CountedGrad(rng.standard_normal(p.shape).astype(np.float32), requires_grad=False)
+        touched = _step(opt, [w, b])
+        reads, replaced = reads + touched["reads"], replaced or touched["replaced"]
     facts = {"changed": [], "leaf": [], "no_inputs": [], "requires_grad": [], "float32": [], "shape_kept": [],
-             "array_data": []}
+             "array_data": [], "reads": reads, "replaced": replaced}
     for p, old in zip((holder["w"], holder["b"]), before):
         data = p.cached_data
         facts["array_data"].append(isinstance(data, np.ndarray))
@@ -164,10 +211,33 @@ def _as_number(v) -> float:
 def run_train(ns, setting, epochs, stale=False):
     """train(model, loss_fn, opt, x, y, epochs) on a named setting; the recorded losses."""
     model, loss_fn, opt, x, y = make_setting(setting, stale)
-    losses = need(ns, "train")(model, loss_fn, opt, x, y, epochs)
+    train = need(ns, "train")
+    try:
+        losses = train(model, loss_fn, opt, x, y, epochs)
+    except TypeError as exc:  # float() of an array of shape (1,): NumPy's own message
+        if "0-dimensional" not in str(exc):
+            raise
+        return {"float_of_array": True}
+    except IndexError as exc:  # loss.numpy()[0] on a 0-dimensional loss: NumPy's own message
+        if "scalar variable" not in str(exc) and "0-dimensional" not in str(exc):
+            raise
+        return {"indexed_0d": True}
     items = list(losses) if isinstance(losses, (list, tuple)) else []
     return {
         "is_list": isinstance(losses, list),
-        "floats": [isinstance(v, float) for v in items],
+        "kinds": [_kind(v) for v in items],
         "losses": np.array([_as_number(v) for v in items], dtype=np.float64),
     }
+
+
+def _kind(v) -> str:
+    """What a recorded loss is: "float" (a Python float), "Tensor", "array", "numpy scalar", "other"."""
+    if type(v) is float:
+        return "float"
+    if isinstance(v, ndl.Tensor):
+        return "Tensor"
+    if isinstance(v, np.ndarray):
+        return "array"
+    if isinstance(v, np.generic):
+        return "numpy scalar"
+    return "other"

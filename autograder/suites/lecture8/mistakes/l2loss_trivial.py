@@ -1,0 +1,12 @@
+"""Trivial answer to Task 4.3: L2Loss.forward returns the prediction x unchanged."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_3_l2_loss": '''
+class L2Loss(Module):
+    def forward(self, x, y):
+        return x
+''',
+}
+MUST_FAIL = ["task:4.3"]
+HINT = "returned its input"
+VISIBLE = True

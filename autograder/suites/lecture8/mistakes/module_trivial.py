@@ -1,0 +1,23 @@
+"""Trivial answer to Task 4.1: parameters() returns an empty list and __call__ returns None
+without running forward."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_1_module": '''
+class Parameter(ndl.Tensor):
+    """Task 4.1"""
+
+
+class Module:
+    def parameters(self) -> list:
+        return []
+
+    def __call__(self, *args, **kwargs):
+        return None
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError()
+''',
+}
+MUST_FAIL = ["task:4.1"]
+HINT = "returned nothing"
+VISIBLE = True

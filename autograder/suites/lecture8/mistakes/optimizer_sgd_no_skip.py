@@ -1,0 +1,26 @@
+"""SGD.step updates every parameter without checking p.grad: a parameter whose grad is None
+(it took no part in the loss) makes step() fail."""
+NOTEBOOK = "05_optimizer_training"
+CELLS = {
+    "task5_1_sgd": '''
+class SGD(Optimizer):
+    def __init__(self, params, lr, momentum=0.0):
+        super().__init__(params)
+        self.lr = lr
+        self.momentum = momentum
+        self.buffers = {}
+
+    def step(self):
+        for p in self.params:
+            g = p.grad.data
+            if self.momentum != 0:
+                buf = self.buffers.get(id(p))
+                buf = g if buf is None else self.momentum * buf + g
+                self.buffers[id(p)] = buf
+                g = buf
+            p.data = p.data - self.lr * g
+''',
+}
+MUST_FAIL = ["test_sgd_skips_none_grads"]
+HINT = "grad is None"
+VISIBLE = True

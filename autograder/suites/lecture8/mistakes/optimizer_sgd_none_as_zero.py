@@ -1,0 +1,25 @@
+"""SGD takes a missing gradient (grad None) as zero: the momentum buffer decays and the parameter still moves."""
+NOTEBOOK = "05_optimizer_training"
+CELLS = {
+    "task5_1_sgd": '''
+class SGD(Optimizer):
+    def __init__(self, params, lr, momentum=0.0):
+        super().__init__(params)
+        self.lr = lr
+        self.momentum = momentum
+        self.buffers = {}
+
+    def step(self):
+        for p in self.params:
+            g = p.grad.numpy() if p.grad is not None else np.zeros(p.shape, dtype=np.float32)
+            if self.momentum:
+                buf = self.buffers.get(id(p))
+                buf = g if buf is None else self.momentum * buf + g
+                self.buffers[id(p)] = buf
+                g = buf
+            p.data = p.numpy() - self.lr * g
+''',
+}
+MUST_FAIL = ["test_sgd_skips_none_grads"]
+HINT = 'skipped entirely'
+VISIBLE = True

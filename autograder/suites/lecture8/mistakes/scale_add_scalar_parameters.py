@@ -1,0 +1,28 @@
+"""ScaleAdd stores Parameter(init_s) (shape ()) instead of a one-element Parameter of shape
+(1,): needle does not broadcast, so x * s fails for x of shape (1,)."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_2_scale_add": '''
+class ScaleAdd(Module):
+    def __init__(self, init_s=1, init_b=0):
+        super().__init__()
+        self.s = Parameter(init_s, dtype="float32")
+        self.b = Parameter(init_b, dtype="float32")
+
+    def forward(self, x):
+        return x * self.s + self.b
+
+
+class MultiPathScaleAdd(Module):
+    def __init__(self):
+        super().__init__()
+        self.path0 = ScaleAdd()
+        self.path1 = ScaleAdd()
+
+    def forward(self, x):
+        return self.path0(x) + self.path1(x)
+''',
+}
+MUST_FAIL = ["test_scale_add_parameters", "test_scale_add_forward_and_gradient"]
+HINT = "shape (1,)"
+VISIBLE = True

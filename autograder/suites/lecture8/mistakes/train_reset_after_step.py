@@ -1,0 +1,19 @@
+"""train calls opt.reset_grad() at the end of each epoch, after the step: gradients already in
+p.grad before training (left by an earlier backward) reach the first step."""
+NOTEBOOK = "05_optimizer_training"
+CELLS = {
+    "task5_2_train": '''
+def train(model, loss_fn, opt, x, y, epochs):
+    losses = []
+    for _ in range(epochs):
+        loss = loss_fn(model(x), y)
+        losses.append(loss.numpy().item())
+        loss.backward()
+        opt.step()
+        opt.reset_grad()
+    return losses
+''',
+}
+MUST_FAIL = ["test_train_clears_stale_gradients"]
+HINT = "before training"
+VISIBLE = True
