@@ -127,7 +127,8 @@ class Value:
 
     def __del__(self):
         global TENSOR_COUNTER
-        TENSOR_COUNTER -= 1
+        if TENSOR_COUNTER is not None:  # None while the interpreter shuts down
+            TENSOR_COUNTER -= 1
 
     def realize_cached_data(self):
         """Compute (once) and return this node's value.

@@ -22,6 +22,7 @@ functions that start them. What is and is not guaranteed is stated in the README
 from __future__ import annotations
 
 import builtins
+import copyreg
 import sys
 import types
 
@@ -102,6 +103,7 @@ class Integrity:
             top = module.__name__.split(".")[0]
             for key, value in items:
                 if isinstance(value, type) and getattr(value, "__module__", None) == module.__name__ and not _is_static(value):
+                    copyreg._slotnames(value)  # copy.copy caches __slotnames__ on the class: do it now
                     self.classes.append((f"{module.__name__}.{value.__qualname__}", value, tuple(value.__dict__.items())))
                 if top in ("needle", "autograder") and type(value) in (dict, list, set):
                     self.containers.append((f"{module.__name__}.{key}", value, tuple(value.items()) if type(value) is dict else tuple(value)))
