@@ -1,6 +1,13 @@
 """Hidden tests for 03_stable_softmax (Tasks 3.1 softmax_stable, 3.2 logsumexp_stable,
 3.3 the LogSumExp op). References are computed here, in float64.
 
+One mistake, one hint: a test whose result is wrong asks ``softmax_symptom``, ``lse_symptom``,
+``op_symptom`` or ``grad_symptom`` which misconception fits. Each runs the student's code once
+more on a few fixed diagnostic inputs (a huge row, rows of very different magnitudes, a small
+square matrix and its rows one by one, ...) and returns the message of the first symptom it
+recognises, so a mistake gets the same hint in every test it fails; a test's own message is
+the fallback. Every test checks values, so a constant or uniform answer loses all of them.
+
 PYTEST_DONT_REWRITE: the student reads only the assert messages, never pytest's assertion
 introspection (which would show hidden values), whichever way the suite was imported.
 """
@@ -10,7 +17,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, load_probes
+from autograder.suite import HYPOTHESIS, Delegated, StudentCodeError, expect_array, graded, load_probes
 from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
@@ -26,6 +33,7 @@ OWN_WORK = {
 
 SETTINGS = settings(max_examples=30, **HYPOTHESIS)
 NEG_INF = -np.inf
+LN2, LN3 = math.log(2.0), math.log(3.0)
 
 
 # --- float64 references (trusted) ---------------------------------------------------------------
@@ -52,21 +60,256 @@ def rng_array(seed, shape, scale=3.0, dtype=np.float32):
     return (scale * np.random.default_rng(seed).standard_normal(shape)).astype(dtype)
 
 
-def softmax_of(observe, x, **kw):
-    return expect_array(observe(P.softmax, x=x, **kw), "softmax_stable must return a numpy array")
+def close(got, want, rtol=1e-5, atol=1e-6) -> bool:
+    """``got`` (plain data from a probe) is a numeric array equal to ``want`` up to tolerance:
+    same shape, nan and inf at the same places."""
+    if not isinstance(got, np.ndarray) or got.dtype.kind not in "biuf":
+        return False
+    want = np.asarray(want, dtype=np.float64)
+    if got.shape != want.shape:
+        return False
+    got = got.astype(np.float64)
+    same = (np.isnan(got) == np.isnan(want)) & (np.isposinf(got) == np.isposinf(want)) & (np.isneginf(got) == np.isneginf(want))
+    finite = np.isfinite(want)
+    return bool(same.all() and np.allclose(got[finite], want[finite], rtol=rtol, atol=atol))
 
 
-def lse_of(observe, x, **kw):
-    return expect_array(observe(P.lse, x=x, **kw), "logsumexp_stable must return a numpy array (or numpy scalar)")
+def finite(got) -> bool:
+    return isinstance(got, np.ndarray) and got.dtype.kind in "biuf" and bool(np.all(np.isfinite(got)))
+
+
+def nonfinite(got) -> bool:
+    """A numeric result with nan or inf in it (an exception or a non-array is neither)."""
+    return isinstance(got, np.ndarray) and got.dtype.kind in "biuf" and not bool(np.all(np.isfinite(got)))
+
+
+# --- what the student reads: one message per misconception ---------------------------------------
+# (each names the mistake; none gives a line of the solution, a hidden input or a hidden value)
+SM_TRIVIAL = ("softmax_stable gives every entry of a slice the same probability: its result does not depend on the "
+              "input's values (a larger logit must get a larger probability)")
+SM_NORMALIZE = ("softmax_stable's probabilities do not sum to 1: after exponentiating the shifted logits, divide by "
+                "their sum along the axis")
+SM_SHIFT = ("softmax_stable gave nan or inf: exp overflows float32 above about 88.72 and underflows to 0 below about "
+            "-103.97, so exp(x) / sum(exp(x)) breaks on large logits; subtract the max before exp")
+SM_OWN_MAX = ("softmax_stable is wrong on the rows of a matrix whose values are far below the largest value of the "
+              "whole array: shift each slice by its own max (along `axis`), not by the max of the whole array")
+SM_WHOLE_SUM = ("softmax_stable divides by the sum over the whole array: each slice is normalized by its own sum "
+                "along `axis`, so that each slice sums to 1")
+SM_KEEPDIMS = ("softmax_stable is right on each row alone but wrong (or raises) on a matrix: the max and the sum of a "
+               "slice must line up with that slice; reduce them with keepdims=True so they broadcast back along `axis`")
+SM_ALL_NEG_INF = ("softmax_stable gave nan on a slice that is all -inf: its max is -inf and -inf - (-inf) = nan; shift "
+                  "such a slice by 0 instead, and return zeros there (it has no mass to share)")
+SM_AXIS = "softmax_stable ignores its `axis` argument: normalize along `axis` (the last one only by default)"
+SM_DTYPE = "softmax_stable changed the dtype: keep the input's dtype (float32 in, float32 out; no float64 casts)"
+
+LSE_TRIVIAL = "logsumexp_stable returns the same value for different inputs: its result does not depend on the input"
+LSE_ADD_BACK = ("logsumexp_stable is off by exactly the max: log(sum(exp(x - m))) is lse(x) - m; add the max back "
+                "after the log")
+LSE_SOFT_MAX = ("logsumexp_stable returns the max itself: log-sum-exp is a soft maximum, the max plus the log of the "
+                "sum of the shifted exponentials (between 0 and log n)")
+LSE_SHIFT = ("logsumexp_stable gave inf or -inf on large (or very negative) inputs: exp overflows (or underflows to 0) "
+             "first; subtract the max before exp, then add it back after the log")
+LSE_OWN_MAX = ("logsumexp_stable gave -inf on the rows of a matrix whose values are far below the largest value of "
+               "the whole array: shift each slice by its own max (along `axis`), not by the max of the whole array")
+LSE_WHOLE_SUM = ("logsumexp_stable sums over the whole array: each slice has its own log-sum-exp, a sum along "
+                 "`axis` only")
+LSE_KEEPDIMS = ("logsumexp_stable is right on each row alone but wrong (or raises) on a matrix: compute the max with "
+                "keepdims=True so it lines up with its slice when you subtract it and add it back")
+LSE_KEEPDIMS_ARG = ("logsumexp_stable ignores its keepdims argument: with keepdims=True the reduced axes stay as size 1, "
+                    "with keepdims=False (the default) they are dropped")
+LSE_SQUEEZE = ("logsumexp_stable dropped an axis it did not reduce (an input axis of size 1): drop only the reduced "
+               "axes")
+LSE_ALL_NEG_INF = ("logsumexp_stable gave nan on a slice that is all -inf: -inf - (-inf) = nan; shift such a slice by "
+                   "0, so its result is log(0) = -inf")
+LSE_DTYPE = "logsumexp_stable changed the dtype: keep the input's dtype (float32 in, float32 out; no float64 casts)"
+
+OP_NOT_OP = ("logsumexp(a, axes) must return a needle Tensor made by your LogSumExp op (its .op is a LogSumExp), the "
+             "way needle's summation returns a Tensor made by Summation")
+OP_TRIVIAL = "LogSumExp's forward returns the same value for different inputs: its result does not depend on the input"
+OP_ADD_BACK = ("LogSumExp's forward is off by exactly the max: log(sum(exp(a - m))) is lse(a) - m; add the max back "
+               "after the log (in your logsumexp_stable, if compute uses it)")
+OP_SOFT_MAX = ("LogSumExp's forward returns the max itself: log-sum-exp is a soft maximum, the max plus the log of "
+               "the sum of the shifted exponentials")
+OP_SHIFT = ("LogSumExp's forward gave inf or -inf on large (or very negative) inputs: compute must subtract the max "
+            "before exp and add it back after the log")
+OP_OWN_MAX = ("LogSumExp's forward gave -inf on slices whose values are far below the largest value of the whole "
+              "array: shift each slice by its own max over the reduced axes")
+OP_KEEPDIMS = ("LogSumExp's forward is right on each row alone but wrong (or raises) on a matrix: compute the max "
+               "with keepdims=True so it lines up with its slice (in your logsumexp_stable, if compute uses it)")
+OP_WHOLE_SUM = ("LogSumExp's forward sums over the whole array: each slice has its own log-sum-exp, a sum over the "
+                "reduced axes only (in your logsumexp_stable, if compute uses it)")
+OP_DROP = ("LogSumExp's forward keeps the reduced axes: like summation, it drops them (axes=None reduces all of "
+           "them to a single number)")
+OP_ALL_NEG_INF = ("LogSumExp gave nan on a slice that is all -inf: its result is log(0) = -inf; shift such a slice "
+                  "by 0, not by its max (-inf - (-inf) = nan)")
+OP_DTYPE = "LogSumExp changed the dtype: float32 in, float32 out"
+
+GRAD_NOT_TENSOR = "LogSumExp.gradient must return a needle Tensor built from needle ops (not a numpy array)"
+GRAD_TRIVIAL = ("LogSumExp.gradient gives every entry the same adjoint: its result does not depend on the input "
+                "(d lse / da_i is the share of e^(a_i) in the sum)")
+GRAD_EXP = ("LogSumExp.gradient uses exp(a), the derivative of exp alone: the derivative of log(s) is (ds) / s, "
+            "so the chain rule divides by the sum of exponentials, which makes it softmax(a)")
+GRAD_OUT_GRAD = ("LogSumExp.gradient returns softmax(a) alone: the chain rule needs the adjoint of the output too; "
+                 "multiply by out_grad (broadcast back to a's shape)")
+GRAD_KEPT_SHAPE = ("LogSumExp.gradient mixes up shapes (it raises, or is wrong once an axis is reduced): a reduced "
+                   "tensor (out_grad, or the op's own output) has the reduced axes dropped; give them back as size-1 "
+                   "axes (the kept shape) before broadcasting it to a's shape")
+GRAD_SHIFT = ("LogSumExp.gradient gave nan or inf on large inputs: exp(a) overflows before you divide; compute the "
+              "softmax with a shift by the max (a constant)")
+GRAD_NO_MASS = ("LogSumExp.gradient gave nan on a slice that is all -inf: that slice has no mass, so its gradient is 0 "
+                "(there -inf - (-inf) and 0 / 0 are nan)")
+GRAD_NEEDLE_OPS = ("the gradient from backward(create_graph=True) is not differentiable: build it from needle ops on "
+                   "node.inputs[0] (exp, summation, broadcast_to, ...), not from numpy arrays wrapped as constants")
+GRAD_DTYPE = "LogSumExp.gradient must keep float32 inputs float32"
+
+
+def fail(message: str, symptom) -> None:
+    """Fail with the diagnosed symptom's message, or else the test's own."""
+    try:
+        hint = symptom()
+    except StudentCodeError:
+        raise
+    except Exception:  # a result too odd for the diagnosis: the test's own message
+        hint = None
+    assert False, hint or message
+
+
+def diagnosed(observe, probe, symptom, **params):
+    """``observe(probe, **params)``; if the student's code raised, the message says which
+    misconception the diagnostic inputs point to (a shape mismatch from a missing keepdims, ...)."""
+    try:
+        return observe(probe, **params)
+    except Delegated:
+        raise
+    except StudentCodeError as exc:
+        if not str(exc).startswith("your code raised") or "NotImplementedError" in str(exc):
+            raise
+        try:
+            hint = symptom()
+        except Delegated:
+            raise
+        except Exception:
+            hint = None
+        if hint is None:
+            raise
+        raise AssertionError(f"{exc}: {hint}") from None
+
+
+# --- diagnostic inputs (fixed; never shown to the student) ----------------------------------------
+SQUARE = np.array([[0.0, 1.0, 2.0], [2.0, 0.0, 1.0], [0.0, 0.0, 3.0]], dtype=np.float32)
+SMALL = np.array([0.0, LN2, LN3], dtype=np.float32)          # lse = ln 6, softmax = (1, 2, 3) / 6
+HUGE = np.array([1000.0, 1001.0, 999.0], dtype=np.float32)   # exp overflows float32
+TINY = np.array([-1000.0, -1000.0, -1001.0], dtype=np.float32)  # exp underflows to 0
+MIXED = np.array([[0.0, 1.0, 2.0], [1000.0, 1001.0, 1002.0], [500.0, 501.0, 502.0]], dtype=np.float32)
+
+
+def softmax_symptom(observe):
+    """The message of the first misconception the student's softmax_stable shows on the
+    diagnostic inputs, or None."""
+    sq, r0, r1, r2, small, huge, tiny, mixed = observe(
+        P.softmax_cases, cases=[SQUARE, SQUARE[0], SQUARE[1], SQUARE[2], SMALL, HUGE, TINY, MIXED])
+    if finite(sq) and sq.shape == SQUARE.shape and np.allclose(np.ptp(sq, axis=-1), 0):
+        return SM_TRIVIAL
+    shifted = SQUARE - SQUARE.max(axis=-1, keepdims=True)
+    if close(sq, np.exp(shifted)) or close(sq, np.exp(SQUARE)) or close(small, np.exp(SMALL - SMALL.max())):
+        return SM_NORMALIZE
+    if nonfinite(huge) or nonfinite(tiny):
+        return SM_SHIFT
+    # [0, 1, 2] alone is right, and so is the row [1000, 1001, 1002] in MIXED, but [0, 1, 2] there is not
+    if close(r0, ref_softmax(SQUARE[0])) and isinstance(mixed, np.ndarray) and mixed.shape == MIXED.shape \
+            and close(mixed[1], ref_softmax(MIXED[1])) and not close(mixed[0], ref_softmax(MIXED[0])):
+        return SM_OWN_MAX
+    rows_right = all(close(r, ref_softmax(row)) for r, row in zip((r0, r1, r2), SQUARE))
+    e = np.exp(shifted)
+    if rows_right and (close(sq, e / e.sum()) or close(sq, np.exp(SQUARE - SQUARE.max()) / np.exp(SQUARE - SQUARE.max()).sum())):
+        return SM_WHOLE_SUM
+    if rows_right and not close(sq, ref_softmax(SQUARE)):
+        return SM_KEEPDIMS
+    return None
+
+
+def check_softmax(observe, x, message, *, axis=None, rtol=1e-5, atol=1e-7):
+    """softmax_stable(x) (along ``axis``; None: the default) equals the float64 reference; else
+    the message of its symptom. Returns the student's result."""
+    symptom = lambda: softmax_symptom(observe)  # noqa: E731
+    kw = {} if axis is None else {"axis": axis}
+    got = diagnosed(observe, P.softmax, symptom, x=x, **kw)
+    if not isinstance(got, np.ndarray):
+        fail("softmax_stable must return a numpy array", symptom)
+    want = ref_softmax(x, axis=-1 if axis is None else axis)
+    if close(got, want, rtol, atol):
+        return got
+    dead = np.broadcast_to(np.all(np.isneginf(x), axis=-1 if axis is None else axis, keepdims=True), np.shape(x))
+    if got.shape == want.shape and np.isnan(got[dead]).any() and close(np.where(dead, 0, got), want, rtol, atol):
+        fail(SM_ALL_NEG_INF, symptom)  # nan exactly where a slice is all -inf (unless something more basic is wrong)
+    if axis not in (None, -1, np.ndim(x) - 1) and close(got, ref_softmax(x, axis=-1), rtol, atol):
+        fail(SM_AXIS, symptom)
+    fail(message, symptom)
+
+
+def sums_whole_array(got) -> bool:
+    """``got``, a log-sum-exp of each row of SQUARE, minus each row's max is the same number for
+    every row: the sum ran over the whole array, log(sum of every row's shifted exponentials)."""
+    row_max = SQUARE.max(axis=-1).astype(np.float64)
+    return isinstance(got, np.ndarray) and got.shape == (3,) and finite(got) and np.ptp(got - row_max) < 1e-5
+
+
+def lse_symptom(observe, shape_wrong=True):
+    """The message of the first misconception the student's logsumexp_stable shows on the
+    diagnostic inputs, or None. ``shape_wrong``: the failing result has the wrong shape (only
+    then can a mishandled keepdims or squeeze explain it)."""
+    small, huge, tiny, mixed, sq, r0, r1, r2, sq_kept, one_row = observe(P.lse_cases, cases=[
+        {"x": SMALL}, {"x": HUGE}, {"x": TINY}, {"x": MIXED}, {"x": SQUARE},
+        {"x": SQUARE[0]}, {"x": SQUARE[1]}, {"x": SQUARE[2]}, {"x": SQUARE, "keepdims": True}, {"x": SQUARE[:1]},
+    ])
+    if finite(small) and finite(tiny) and small.size == tiny.size == 1 and small.item() == tiny.item():
+        return LSE_TRIVIAL
+    if close(small, ref_lse(SMALL) - LN3) and (close(huge, ref_lse(HUGE) - 1001.0, atol=1e-3) or close(sq, ref_lse(SQUARE) - SQUARE.max(-1))):
+        return LSE_ADD_BACK
+    if close(small, np.float64(SMALL.max())) and close(sq, SQUARE.max(-1)):
+        return LSE_SOFT_MAX
+    if nonfinite(huge) or nonfinite(tiny):
+        return LSE_SHIFT
+    if isinstance(mixed, np.ndarray) and mixed.shape == (3,) and close(mixed[1:2], ref_lse(MIXED[1:2]), atol=1e-3) \
+            and not np.isfinite(mixed[0]):
+        return LSE_OWN_MAX
+    rows_right = all(close(r, ref_lse(row)) for r, row in zip((r0, r1, r2), SQUARE))
+    if rows_right and sums_whole_array(sq):
+        return LSE_WHOLE_SUM
+    if rows_right and not close(sq, ref_lse(SQUARE)):
+        return LSE_KEEPDIMS
+    if shape_wrong and close(sq, ref_lse(SQUARE)) and not close(sq_kept, ref_lse(SQUARE, keepdims=True)):
+        return LSE_KEEPDIMS_ARG
+    if shape_wrong and close(sq, ref_lse(SQUARE)) and isinstance(one_row, np.ndarray) and one_row.shape != (1,):
+        return LSE_SQUEEZE
+    return None
+
+
+def check_lse(observe, x, message, *, rtol=1e-5, atol=1e-5, **kw):
+    """logsumexp_stable(x, **kw) equals the float64 reference; else the message of its symptom."""
+    symptom = lambda: lse_symptom(observe)  # noqa: E731
+    got = diagnosed(observe, P.lse, symptom, x=x, **kw)
+    if not isinstance(got, np.ndarray):
+        fail("logsumexp_stable must return a numpy array (or numpy scalar)", symptom)
+    axis = kw.get("axis", -1)
+    axis = tuple(axis) if isinstance(axis, list) else axis
+    want = ref_lse(x, axis=axis, keepdims=kw.get("keepdims", False))
+    if close(got, want, rtol, atol):
+        return got
+    if got.shape == want.shape:
+        symptom = lambda: lse_symptom(observe, shape_wrong=False)  # noqa: E731
+    if got.shape == want.shape and np.isnan(got).any() and not np.isnan(want).any():
+        dead = np.isneginf(want)  # where a slice is all -inf
+        if np.isnan(got[dead]).any() and close(np.where(dead, 0, got), np.where(dead, 0, want), rtol, atol):
+            fail(LSE_ALL_NEG_INF, symptom)
+    fail(message, symptom)
 
 
 # --- Task 3.1: softmax_stable ------------------------------------------------------------------
 @graded("3.1", points=1)
 def test_softmax_matches_reference(observe):
     """softmax_stable matches a float64 reference on ordinary inputs"""
-    x = rng_array(31, (5, 7))
-    got = softmax_of(observe, x)
-    assert_close(got, ref_softmax(x), "softmax_stable(x) should be exp(x) / sum(exp(x)) along the last axis (by default)", rtol=1e-5, atol=1e-7)
+    check_softmax(observe, rng_array(31, (5, 7)), "softmax_stable(x) should be exp(x) / sum(exp(x)) along the last axis (by default)")
 
 
 @graded("3.1", points=1)
@@ -74,25 +317,18 @@ def test_softmax_rows_sum_to_one(observe):
     """softmax_stable: every row is a probability vector, at every input scale"""
     for seed, scale in enumerate([0.1, 10.0, 300.0, 5000.0]):
         x = rng_array(100 + seed, (6, 9), scale=scale)
-        got = softmax_of(observe, x)
-        assert got.shape == x.shape, "softmax_stable must return an array of the input's shape"
-        assert np.all(np.isfinite(got)), "softmax_stable produced nan or inf: subtract the row's max before exp"
-        assert np.all((got >= 0) & (got <= 1)), "softmax outputs are probabilities: each between 0 and 1"
-        assert np.allclose(got.sum(axis=-1), 1.0, atol=1e-5), "each row of softmax_stable must sum to 1"
+        check_softmax(observe, x, "softmax_stable is wrong on a matrix of logits: each row is its own probability vector")
 
 
 @graded("3.1", points=2)
 def test_softmax_huge_inputs(observe):
     """softmax_stable stays finite and right on huge positive and negative inputs"""
-    for row in ([1000.0, 10000.0, 100.0], [100.0, 100.0, 101.0], [88.0, 89.0, 90.0],
-                [-1000.0, -1001.0, -1003.0], [3e4, -3e4, 3e4 - 1.0]):
-        x = np.array(row, dtype=np.float32)
-        got = softmax_of(observe, x)
-        assert np.all(np.isfinite(got)), (
-            "softmax_stable gave nan or inf on large inputs: exp overflows float32 above about 88.7 "
-            "(and underflows to 0 below about -103); subtract the max first"
-        )
-        assert_close(got, ref_softmax(x), "softmax_stable is wrong on large inputs: exp(x - max) / sum(exp(x - max))", rtol=1e-5, atol=1e-7)
+    rows = [[1000.0, 10000.0, 100.0], [100.0, 100.0, 101.0], [88.0, 89.0, 90.0],
+            [-1000.0, -1001.0, -1003.0], [3e4, -3e4, 3e4 - 1.0]]
+    for row in rows:
+        check_softmax(observe, np.array(row, dtype=np.float32), "softmax_stable is wrong on large inputs")
+    # the same rows as one matrix: each is shifted by its own max
+    check_softmax(observe, np.array(rows, dtype=np.float32), "softmax_stable is wrong on a matrix of large inputs")
 
 
 @graded("3.1", points=1)
@@ -104,23 +340,21 @@ def test_softmax_huge_inputs(observe):
     c=st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False),
 )
 def test_softmax_shift_invariance(observe, x, c):
-    """softmax_stable(x + c) equals softmax_stable(x) for any constant c (property test)"""
+    """softmax_stable(x + c) equals softmax_stable(x) for any constant c (property test, values checked too)"""
     x = np.array(x, dtype=np.float64)
-    base = softmax_of(observe, x)
-    shifted = softmax_of(observe, x + c)
-    assert np.all(np.isfinite(shifted)), "softmax_stable(x + c) gave nan or inf for a large constant c: subtract the max before exp"
-    assert_close(shifted, base, "softmax_stable(x + c) must equal softmax_stable(x): softmax is shift invariant", rtol=1e-7, atol=1e-9)
+    base = check_softmax(observe, x, "softmax_stable(x) should be exp(x) / sum(exp(x))", rtol=1e-7, atol=1e-9)
+    shifted = diagnosed(observe, P.softmax, lambda: softmax_symptom(observe), x=x + c)
+    if not close(shifted, base, rtol=1e-7, atol=1e-9):
+        fail("softmax_stable(x + c) must equal softmax_stable(x): softmax is shift invariant", lambda: softmax_symptom(observe))
 
 
 @graded("3.1", points=1)
 def test_softmax_neg_inf_entries(observe):
     """softmax_stable gives -inf entries probability 0 (masked logits)"""
-    x = np.array([[NEG_INF, 0.0, math.log(3.0)], [2.0, NEG_INF, NEG_INF]], dtype=np.float32)
-    got = softmax_of(observe, x)
+    x = np.array([[NEG_INF, 0.0, LN3], [2.0, NEG_INF, NEG_INF]], dtype=np.float32)
     # row 0: exp = (0, 1, 3) -> (0, 1/4, 3/4); row 1: only one finite entry -> (1, 0, 0)
-    want = np.array([[0.0, 0.25, 0.75], [1.0, 0.0, 0.0]])
-    assert not np.any(np.isnan(got)), "softmax_stable gave nan on a row with -inf entries: exp(-inf) = 0 is fine, only the max shift must stay finite"
-    assert_close(got, want, "an entry equal to -inf must get probability exactly 0, the others share the mass", rtol=1e-5, atol=1e-7)
+    assert np.allclose(ref_softmax(x), [[0.0, 0.25, 0.75], [1.0, 0.0, 0.0]])
+    check_softmax(observe, x, "an entry equal to -inf must get probability exactly 0, the others share the mass")
 
 
 @graded("3.1", points=1)
@@ -128,12 +362,7 @@ def test_softmax_all_neg_inf_row(observe):
     """softmax_stable returns zeros (not nan) on a row that is all -inf"""
     x = rng_array(37, (4, 5))
     x[2] = NEG_INF
-    got = softmax_of(observe, x)
-    assert not np.any(np.isnan(got)), (
-        "softmax_stable gave nan on a row that is all -inf: its max is -inf and -inf - (-inf) = nan; "
-        "shift such a row by 0 instead, and return zeros there (no mass to share)"
-    )
-    assert_close(got, ref_softmax(x), "a row that is all -inf gets zeros; the other rows are unaffected", rtol=1e-5, atol=1e-7)
+    check_softmax(observe, x, "a row that is all -inf gets zeros (no mass to share); the other rows are unaffected")
 
 
 @graded("3.1", points=1)
@@ -141,33 +370,26 @@ def test_softmax_any_axis(observe):
     """softmax_stable works along any axis, negative ones included, and defaults to the last"""
     x = rng_array(41, (3, 4, 5), scale=50.0)
     for axis in (0, 1, 2, -1, -2, -3):
-        got = softmax_of(observe, x, axis=axis)
-        assert_close(got, ref_softmax(x, axis=axis), "softmax_stable(x, axis) must normalize along `axis` (keep the reduced axis, keepdims=True, when subtracting the max and dividing by the sum)", rtol=1e-5, atol=1e-7)
+        check_softmax(observe, x, axis=axis, message="softmax_stable(x, axis) must normalize along `axis`")
     square = rng_array(43, (4, 4))
-    assert_close(softmax_of(observe, square, axis=-1), ref_softmax(square, axis=-1),
-                 "softmax_stable is wrong on a square matrix: the max and the sum need keepdims=True to broadcast along the right axis", rtol=1e-5, atol=1e-7)
-    assert_close(softmax_of(observe, square, axis=0), ref_softmax(square, axis=0),
-                 "softmax_stable(x, axis=0) must normalize each column", rtol=1e-5, atol=1e-7)
+    check_softmax(observe, square, axis=-1, message="softmax_stable is wrong on a square matrix: each row is its own distribution")
+    check_softmax(observe, square, axis=0, message="softmax_stable(x, axis=0) must normalize each column")
 
 
 @graded("3.1", points=1)
 def test_softmax_keeps_dtype(observe):
-    """softmax_stable returns float32 for float32 input and float64 for float64"""
+    """softmax_stable returns float32 for float32 input and float64 for float64 (values checked too)"""
     for dtype in (np.float32, np.float64):
-        x = rng_array(47, (3, 6), dtype=dtype)
-        got = softmax_of(observe, x)
-        assert got.dtype == dtype, f"softmax_stable turned {np.dtype(dtype).name} input into {got.dtype.name}: keep the input's dtype (no float64 constants or casts)"
+        got = check_softmax(observe, rng_array(47, (3, 6), dtype=dtype), "softmax_stable is wrong on an ordinary matrix")
+        assert got.dtype == dtype, SM_DTYPE
 
 
 # --- Task 3.2: logsumexp_stable ----------------------------------------------------------------
 @graded("3.2", points=1)
 def test_lse_matches_reference(observe):
     """logsumexp_stable matches a float64 reference on ordinary inputs"""
-    x = rng_array(53, (6, 8))
-    got = lse_of(observe, x)
-    assert_close(got, ref_lse(x), "logsumexp_stable(x) should be log(sum(exp(x))) over the last axis (by default), that axis dropped", rtol=1e-5, atol=1e-5)
-    v = rng_array(59, (7,))
-    assert_close(lse_of(observe, v), ref_lse(v), "logsumexp_stable of a vector is a single number log(sum(exp(x)))", rtol=1e-5, atol=1e-5)
+    check_lse(observe, rng_array(53, (6, 8)), "logsumexp_stable(x) should be log(sum(exp(x))) over the last axis (by default), that axis dropped")
+    check_lse(observe, rng_array(59, (7,)), "logsumexp_stable of a vector is a single number, log(sum(exp(x)))")
 
 
 @graded("3.2", points=2)
@@ -177,11 +399,7 @@ def test_lse_huge_inputs(observe):
                   [3e4, 3e4, -3e4]], dtype=np.float32)
     # row 0: 10000 + log(1 + e^-9000 + e^-9900) = 10000;  row 1: 101 + log(1 + 2/e)
     # row 2: -1000 + log 3 (exp underflows to 0 without the shift);  row 3: 3e4 + log 2
-    got = lse_of(observe, x)
-    assert np.all(np.isfinite(got)), (
-        "logsumexp_stable gave inf or -inf on large inputs: subtract the max m before exp, then add it back: m + log(sum(exp(x - m)))"
-    )
-    assert_close(got, ref_lse(x), "logsumexp_stable is wrong on large inputs: did you add the max back after the log?", rtol=1e-6, atol=1e-3)
+    check_lse(observe, x, "logsumexp_stable is wrong on large inputs", rtol=1e-6, atol=1e-3)
 
 
 @graded("3.2", points=1)
@@ -193,23 +411,22 @@ def test_lse_huge_inputs(observe):
     c=st.floats(-1e4, 1e4, allow_nan=False, allow_infinity=False),
 )
 def test_lse_shift_invariance(observe, x, c):
-    """logsumexp_stable(x + c) equals logsumexp_stable(x) + c, and lies in [max, max + log n] (property test)"""
+    """logsumexp_stable(x + c) equals logsumexp_stable(x) + c (property test, values checked too)"""
     x = np.array(x, dtype=np.float64)
-    base = float(lse_of(observe, x))
-    shifted = float(lse_of(observe, x + c))
-    assert math.isfinite(shifted), "logsumexp_stable(x + c) is not finite for a large constant c: subtract the max before exp"
-    assert math.isclose(shifted, base + c, rel_tol=1e-9, abs_tol=1e-8), "logsumexp_stable(x + c) must equal logsumexp_stable(x) + c"
-    top = float(np.max(x))
-    assert top - 1e-9 <= base <= top + math.log(len(x)) + 1e-9, "log(sum(exp(x))) always lies between max(x) and max(x) + log(n)"
+    base = check_lse(observe, x, "logsumexp_stable(x) should be log(sum(exp(x)))", rtol=1e-9, atol=1e-9)
+    symptom = lambda: lse_symptom(observe, shape_wrong=False)  # noqa: E731
+    shifted = diagnosed(observe, P.lse, symptom, x=x + c)
+    if not close(shifted, float(base) + c, rtol=1e-9, atol=1e-8):
+        fail("logsumexp_stable(x + c) must equal logsumexp_stable(x) + c", symptom)
 
 
 @graded("3.2", points=1)
 def test_lse_neg_inf_entries(observe):
     """logsumexp_stable ignores -inf entries (they contribute exp(-inf) = 0)"""
     x = np.array([[NEG_INF, 0.0, 0.0], [NEG_INF, NEG_INF, 5.0]], dtype=np.float32)
-    got = lse_of(observe, x)
     # log(0 + 1 + 1) = log 2;  log(e^5) = 5
-    assert_close(got, np.array([math.log(2.0), 5.0]), "-inf entries contribute exp(-inf) = 0 to the sum; the result stays finite", rtol=1e-6, atol=1e-6)
+    assert np.allclose(ref_lse(x), [LN2, 5.0])
+    check_lse(observe, x, "-inf entries contribute exp(-inf) = 0 to the sum; the result stays finite", rtol=1e-6, atol=1e-6)
 
 
 @graded("3.2", points=1)
@@ -217,12 +434,7 @@ def test_lse_all_neg_inf(observe):
     """logsumexp_stable of a slice that is all -inf is -inf (not nan)"""
     x = rng_array(61, (3, 4))
     x[1] = NEG_INF
-    got = lse_of(observe, x)
-    assert not np.any(np.isnan(got)), (
-        "logsumexp_stable gave nan on a row that is all -inf: -inf - (-inf) = nan; shift such a row by 0, "
-        "so the result is log(0) + 0 = -inf"
-    )
-    assert_close(got, ref_lse(x), "log(sum(exp(x))) of a row that is all -inf is log(0) = -inf; the other rows are unaffected", rtol=1e-5, atol=1e-5)
+    check_lse(observe, x, "log(sum(exp(x))) of a row that is all -inf is log(0) = -inf; the other rows are unaffected")
 
 
 @graded("3.2", points=2)
@@ -230,42 +442,72 @@ def test_lse_axis_and_keepdims(observe):
     """logsumexp_stable works along any axis (negative, tuple) with and without keepdims"""
     x = rng_array(67, (3, 4, 5), scale=40.0)
     for axis in (0, 1, -1, -3, [0, 2]):
-        np_axis = tuple(axis) if isinstance(axis, list) else axis
         for keepdims in (False, True):
-            want = ref_lse(x, axis=np_axis, keepdims=keepdims)
-            got = lse_of(observe, x, axis=axis, keepdims=keepdims)
-            assert got.shape == want.shape, (
-                "logsumexp_stable has the wrong shape: the reduced axis is dropped, or kept as size 1 with keepdims=True"
-            )
-            assert_close(got, want, "logsumexp_stable(x, axis, keepdims) is wrong along a non-default axis (keep the max with keepdims=True while you compute)", rtol=1e-5, atol=1e-4)
-    got = lse_of(observe, x, axis=1)
-    assert got.shape == (3, 5), "keepdims defaults to False: the reduced axis is dropped"
+            check_lse(observe, x, axis=axis, keepdims=keepdims, atol=1e-4, message=(
+                "logsumexp_stable(x, axis, keepdims) is wrong along a non-default axis: reduce over `axis`, dropping "
+                "it unless keepdims=True"))
+    check_lse(observe, x, axis=1, message="keepdims defaults to False: the reduced axis is dropped")
+    check_lse(observe, rng_array(69, (1, 6)), message="logsumexp_stable is wrong on a one-row matrix")
 
 
 @graded("3.2", points=1)
 def test_lse_keeps_dtype(observe):
-    """logsumexp_stable returns float32 for float32 input and float64 for float64"""
+    """logsumexp_stable returns float32 for float32 input and float64 for float64 (values checked too)"""
     for dtype in (np.float32, np.float64):
-        x = rng_array(71, (4, 5), dtype=dtype)
-        got = lse_of(observe, x)
-        assert got.dtype == dtype, f"logsumexp_stable turned {np.dtype(dtype).name} input into {got.dtype.name}: keep the input's dtype"
+        got = check_lse(observe, rng_array(71, (4, 5), dtype=dtype), "logsumexp_stable is wrong on an ordinary matrix")
+        assert got.dtype == dtype, LSE_DTYPE
 
 
 # --- Task 3.3: the LogSumExp op -----------------------------------------------------------------
-def forward(observe, x, **kw):
-    out = observe(P.op_forward, x=x, **kw)
-    assert out["is_tensor"], "logsumexp(a, axes) must return a needle Tensor: LogSumExp(axes)(a)"
-    assert out["made_by_op"], "logsumexp(a, axes) must return LogSumExp(axes)(a), a tensor made by your op (its .op is a LogSumExp)"
-    return expect_array(out["value"], "LogSumExp.compute must return a numpy array")
+def op_symptom(observe):
+    """The message of the first misconception the forward of the student's op shows on the
+    diagnostic inputs, or None."""
+    small, tiny, huge, mixed, sq, r0, r1, r2 = observe(P.op_cases, cases=[
+        {"x": SMALL, "axes": None}, {"x": TINY, "axes": None}, {"x": HUGE, "axes": None}, {"x": MIXED, "axes": 1},
+        {"x": SQUARE, "axes": 1}, {"x": SQUARE[0], "axes": None}, {"x": SQUARE[1], "axes": None},
+        {"x": SQUARE[2], "axes": None},
+    ])
+    if any(isinstance(r, dict) and r.get("not_op") for r in (small, tiny, huge, mixed, sq, r0, r1, r2)):
+        return OP_NOT_OP
+    if finite(small) and finite(tiny) and small.size == tiny.size == 1 and small.item() == tiny.item():
+        return OP_TRIVIAL
+    if close(small, ref_lse(SMALL) - LN3) and close(huge, ref_lse(HUGE) - 1001.0, atol=1e-3):
+        return OP_ADD_BACK
+    if close(small, np.float64(SMALL.max())) and close(huge, np.float64(1001.0)):
+        return OP_SOFT_MAX
+    if nonfinite(huge) or nonfinite(tiny):
+        return OP_SHIFT
+    if isinstance(mixed, np.ndarray) and mixed.size == 3 and close(mixed.reshape(3)[1:2], ref_lse(MIXED[1:2]), atol=1e-3) \
+            and not np.isfinite(mixed.reshape(3)[0]):
+        return OP_OWN_MAX
+    want = ref_lse(SQUARE)
+    if isinstance(sq, np.ndarray) and sq.shape != want.shape and close(sq.reshape(-1), want):
+        return OP_DROP
+    if isinstance(small, np.ndarray) and small.shape != () and close(small.reshape(()), ref_lse(SMALL)):
+        return OP_DROP
+    rows_right = all(close(r, ref_lse(row)) for r, row in zip((r0, r1, r2), SQUARE))
+    if rows_right and sums_whole_array(sq):
+        return OP_WHOLE_SUM
+    if rows_right and not close(sq, want):
+        return OP_KEEPDIMS
+    return None
 
 
-def gradient(observe, x, axes, out_grad):
-    out = observe(P.op_gradient, x=x, axes=axes, out_grad=out_grad)
-    assert out["has_op"], "logsumexp(a, axes) must return LogSumExp(axes)(a), a tensor with an op (so backward can reach a)"
-    assert out["is_tensor"], "LogSumExp.gradient must return a needle Tensor built from needle ops (not a numpy array)"
-    grad = expect_array(out["grad"], "LogSumExp.gradient must return a Tensor", shape=np.shape(x))
-    assert out["backward_grad"] is not None, "after backward, the input's .grad is missing"
-    return grad
+def forward(observe, x, message, *, axes="default", rtol=1e-5, atol=1e-5):
+    """The student's logsumexp(Tensor(x), axes) checked against the float64 reference."""
+    symptom = lambda: op_symptom(observe)  # noqa: E731
+    out = diagnosed(observe, P.op_forward, symptom, x=x, axes=axes)
+    assert out["is_tensor"] and out["made_by_op"], OP_NOT_OP
+    got = expect_array(out["value"], "LogSumExp.compute must return a numpy array")
+    np_axis = None if axes in ("default", None) else tuple(axes) if isinstance(axes, list) else axes
+    want = ref_lse(x, axis=np_axis)
+    if close(got, want, rtol, atol):
+        return got
+    if got.shape == want.shape and np.isnan(got).any() and not np.isnan(want).any():
+        dead = np.isneginf(want)
+        if np.isnan(got[dead]).any() and close(np.where(dead, 0, got), np.where(dead, 0, want), rtol, atol):
+            fail(OP_ALL_NEG_INF, symptom)
+    fail(message, symptom)
 
 
 @graded("3.3", points=2)
@@ -273,21 +515,67 @@ def test_op_forward_axes(observe):
     """logsumexp(a, axes) matches numpy for axes None, an int, a negative int and a tuple"""
     x = rng_array(73, (2, 3, 4))
     for axes in ("default", None, 1, -1, [0, 2], [1, 2]):
-        np_axis = None if axes in ("default", None) else tuple(axes) if isinstance(axes, list) else axes
-        got = forward(observe, x, axes=axes)
-        want = ref_lse(x, axis=np_axis)
-        assert got.shape == want.shape, "LogSumExp drops the reduced axes (like summation); axes=None (the default) reduces all of them"
-        assert_close(got, want, "LogSumExp.compute should be log(sum(exp(a))) over self.axes", rtol=1e-5, atol=1e-5)
+        forward(observe, x, axes=axes, message="LogSumExp.compute should be log(sum(exp(a))) over self.axes, those axes dropped")
 
 
 @graded("3.3", points=2)
 def test_op_forward_stable(observe):
     """LogSumExp forward: huge inputs stay finite, an all -inf slice gives -inf, float32 stays float32"""
     x = np.array([[1000.0, 10000.0, 100.0], [-1000.0, -1000.0, -1001.0], [NEG_INF, NEG_INF, NEG_INF]], dtype=np.float32)
-    got = forward(observe, x, axes=1)
-    assert got.dtype == np.float32, "LogSumExp.compute must keep float32 input float32"
-    assert not np.any(np.isnan(got)), "LogSumExp gave nan: an all -inf slice must give -inf (shift it by 0, not by its max)"
-    assert_close(got, ref_lse(x, axis=1), "LogSumExp.compute is not stable: m + log(sum(exp(a - m))) with m the max over the axes", rtol=1e-6, atol=1e-3)
+    got = forward(observe, x, axes=1, message="LogSumExp.compute is wrong on huge inputs", rtol=1e-6, atol=1e-3)
+    assert got.dtype == np.float32, OP_DTYPE
+
+
+def grad_symptom(observe):
+    """The message of the first misconception the student's LogSumExp.gradient shows on the
+    diagnostic inputs, or None (the forward is checked first: a wrong forward is named)."""
+    forward_problem = op_symptom(observe)
+    if forward_problem:
+        return forward_problem
+    rows = np.array([[0.0, LN2, LN3], [2.0, 0.0, 1.0]], dtype=np.float32)
+    small, wide, square, huge = observe(P.grad_cases, cases=[
+        {"x": SMALL, "axes": None, "out_grad": np.array(2.0, dtype=np.float32)},
+        {"x": rows, "axes": 1, "out_grad": np.array([1.0, 3.0], dtype=np.float32)},
+        {"x": SQUARE, "axes": 1, "out_grad": np.array([1.0, 2.0, 3.0], dtype=np.float32)},
+        {"x": HUGE[None, :], "axes": 1, "out_grad": np.array([1.0], dtype=np.float32)},
+    ])
+    p = ref_softmax(SMALL)
+    if finite(small) and small.shape == SMALL.shape and np.ptp(small) == 0:
+        return GRAD_TRIVIAL
+    if close(small, 2.0 * np.exp(SMALL.astype(np.float64))):
+        return GRAD_EXP
+    if close(small, p):
+        return GRAD_OUT_GRAD
+    right_small = close(small, 2.0 * p)
+    shape_error = any(isinstance(r, dict) and r.get("raised") == "ValueError" for r in (small, wide, square))
+    if shape_error or (right_small and (not close(wide, np.array([[1.0], [3.0]]) * ref_softmax(rows))
+                                        or not close(square, np.array([[1.0], [2.0], [3.0]]) * ref_softmax(SQUARE)))):
+        return GRAD_KEPT_SHAPE
+    if right_small and nonfinite(huge):
+        return GRAD_SHIFT
+    return None
+
+
+def gradient(observe, x, axes, out_grad):
+    """The adjoint the student's LogSumExp.gradient returns (checked for form, not value), and
+    the symptom finder to fail with."""
+    symptom = lambda: grad_symptom(observe)  # noqa: E731
+    out = diagnosed(observe, P.op_gradient, symptom, x=x, axes=axes, out_grad=out_grad)
+    assert out["has_op"], OP_NOT_OP
+    assert out["is_tensor"], GRAD_NOT_TENSOR
+    got = out["grad"]
+    if not isinstance(got, np.ndarray) or got.shape != np.shape(x):
+        fail("LogSumExp.gradient must return a Tensor of a's shape", symptom)
+    assert out["backward_grad"] is not None, "after backward, the input's .grad is missing"
+    return got, symptom
+
+
+def check_gradient(observe, x, axes, out_grad, want, message, rtol=1e-5, atol=1e-6):
+    """The student's adjoint equals ``want``; else the message of its symptom."""
+    got, symptom = gradient(observe, x, axes, out_grad)
+    if close(got, want, rtol, atol):
+        return got
+    fail(message, symptom)
 
 
 @graded("3.3", points=2)
@@ -296,21 +584,15 @@ def test_op_gradient_hand_derived(observe):
     # lse(x) = log(e^0 + e^ln2 + e^ln3) = log(1 + 2 + 3) = ln 6, and
     # d lse / d x_i = e^{x_i} / sum_j e^{x_j} = (1, 2, 3) / 6.  With out_grad = 2 (a scalar,
     # axes=None) the adjoint is 2 * (1/6, 2/6, 3/6) = (1/3, 2/3, 1).
-    x = np.array([0.0, math.log(2.0), math.log(3.0)], dtype=np.float32)
-    assert_close(forward(observe, x), np.array(math.log(6.0)), "logsumexp of (0, ln 2, ln 3) is wrong", rtol=1e-6)
-    got = gradient(observe, x, axes=None, out_grad=np.array(2.0, dtype=np.float32))
-    assert_close(got, np.array([1 / 3, 2 / 3, 1.0]), (
-        "LogSumExp.gradient should be out_grad (broadcast back to a's shape) times softmax(a); "
-        "did you forget out_grad, or use exp(a) instead of softmax(a)?"
-    ), rtol=1e-5, atol=1e-6)
+    x = np.array([0.0, LN2, LN3], dtype=np.float32)
+    forward(observe, x, message="logsumexp of (0, ln 2, ln 3) should be ln 6", rtol=1e-6)
+    check_gradient(observe, x, None, np.array(2.0, dtype=np.float32), np.array([1 / 3, 2 / 3, 1.0]),
+                   "LogSumExp.gradient should be out_grad (broadcast back to a's shape) times softmax(a)")
     # Rows reduced separately (axes=1): row 0 as above with out_grad 1 -> (1/6, 2/6, 3/6);
     # row 1 = (ln 4, ln 4, -inf): e^x = (4, 4, 0), softmax = (1/2, 1/2, 0), out_grad 3 -> (3/2, 3/2, 0).
-    x2 = np.array([[0.0, math.log(2.0), math.log(3.0)], [math.log(4.0), math.log(4.0), NEG_INF]], dtype=np.float32)
-    got = gradient(observe, x2, axes=1, out_grad=np.array([1.0, 3.0], dtype=np.float32))
-    assert_close(got, np.array([[1 / 6, 2 / 6, 3 / 6], [1.5, 1.5, 0.0]]), (
-        "LogSumExp.gradient over axes=1: each row's out_grad must be broadcast along the reduced axis "
-        "(reshape to the kept shape, then broadcast_to), times that row's softmax"
-    ), rtol=1e-5, atol=1e-6)
+    x2 = np.array([[0.0, LN2, LN3], [math.log(4.0), math.log(4.0), NEG_INF]], dtype=np.float32)
+    check_gradient(observe, x2, 1, np.array([1.0, 3.0], dtype=np.float32), np.array([[1 / 6, 2 / 6, 3 / 6], [1.5, 1.5, 0.0]]),
+                   "LogSumExp.gradient over axes=1: each row's out_grad times that row's softmax")
 
 
 def numeric_gradient(x, axes, out_grad):
@@ -326,22 +608,20 @@ def test_op_gradient_central_differences(observe):
         x = rng.standard_normal(shape) * 2.0
         np_axis = tuple(axes) if isinstance(axes, list) else axes
         out_grad = rng.standard_normal(np.shape(ref_lse(x, axis=np_axis)))
-        got = gradient(observe, x, axes=axes, out_grad=out_grad)
-        assert_close(got, numeric_gradient(x, np_axis, out_grad), (
-            "LogSumExp.gradient disagrees with central differences: the adjoint is "
-            "broadcast_to(reshape(out_grad, kept shape), a.shape) * softmax(a over the reduced axes)"
-        ), rtol=1e-5, atol=1e-7)
+        check_gradient(observe, x, axes, out_grad, numeric_gradient(x, np_axis, out_grad),
+                       "LogSumExp.gradient disagrees with central differences (float64) for some axes")
 
 
 @graded("3.3", points=1)
 def test_op_gradient_huge_inputs(observe):
     """LogSumExp gradient stays finite on huge inputs and keeps float32"""
     x = np.array([[1000.0, 1001.0, 999.0], [-1000.0, -998.0, -1001.0]], dtype=np.float32)
-    got = gradient(observe, x, axes=1, out_grad=np.array([1.0, -2.0], dtype=np.float32))
-    assert got.dtype == np.float32, "LogSumExp.gradient must keep float32 inputs float32"
-    # rtol 1e-3: near 1000 float32 values are 6e-5 apart, so exp(a - lse(a)) is only that accurate
-    assert np.all(np.isfinite(got)), "LogSumExp.gradient gave nan or inf on large inputs: compute softmax stably (shift by the max)"
-    assert_close(got, np.array([1.0, -2.0])[:, None] * ref_softmax(x, axis=1), "LogSumExp.gradient is wrong on large inputs", rtol=1e-3, atol=1e-6)
+    # rtol 1e-3: near 1000 float32 values are 6e-5 apart, so a correct exp(a - lse(a)) (PyTorch's
+    # formula) is only that accurate; the shifted softmax is exact to float32 rounding.
+    got = check_gradient(observe, x, 1, np.array([1.0, -2.0], dtype=np.float32),
+                         np.array([1.0, -2.0])[:, None] * ref_softmax(x, axis=1),
+                         "LogSumExp.gradient is wrong on large inputs", rtol=1e-3, atol=1e-6)
+    assert got.dtype == np.float32, GRAD_DTYPE
 
 
 @graded("3.3", points=2)
@@ -351,14 +631,13 @@ def test_op_gradient_all_neg_inf_slice(observe):
     x[0] = NEG_INF
     x[2, 1] = NEG_INF
     out_grad = np.array([1.5, -1.0, 2.0], dtype=np.float32)
-    got = gradient(observe, x, axes=1, out_grad=out_grad)
-    assert not np.any(np.isnan(got)), (
-        "LogSumExp.gradient gave nan on a slice that is all -inf: exp(a - lse) is -inf - (-inf) = nan "
-        "there; that slice has no mass, so its gradient is 0"
-    )
-    assert_close(got, out_grad[:, None].astype(np.float64) * ref_softmax(x, axis=1), (
-        "LogSumExp.gradient: an all -inf slice gets 0, a -inf entry gets 0, the rest out_grad * softmax"
-    ), rtol=1e-5, atol=1e-6)
+    want = out_grad[:, None].astype(np.float64) * ref_softmax(x, axis=1)
+    got, symptom = gradient(observe, x, 1, out_grad)
+    if close(got, want):
+        return
+    if np.isnan(got[0]).any() and close(got[1:], want[1:]):
+        fail(GRAD_NO_MASS, symptom)
+    fail("LogSumExp.gradient: an all -inf slice gets 0, a -inf entry gets 0, the rest out_grad * softmax", symptom)
 
 
 @graded("3.3", points=1)
@@ -367,13 +646,13 @@ def test_op_gradient_is_differentiable(observe):
     rng = np.random.default_rng(89)
     x = rng.standard_normal(4)
     v = rng.standard_normal(4)
-    out = observe(P.op_second_order, x=x, axes=None, out_grad=np.array(1.5), v=v)
-    assert out["differentiable"], (
-        "the gradient from backward(create_graph=True) is not differentiable: build it from needle ops "
-        "on node.inputs[0] (exp, summation, broadcast_to, ...), not from numpy constants"
-    )
+    symptom = lambda: grad_symptom(observe)  # noqa: E731
+    out = diagnosed(observe, P.op_second_order, symptom, x=x, axes=None, out_grad=np.array(1.5), v=v)
     p = ref_softmax(x)
+    if not close(out["grad"], 1.5 * p):
+        fail("backward through logsumexp gives the wrong gradient", symptom)
+    assert out["differentiable"], GRAD_NEEDLE_OPS
     # g = 1.5 * softmax(x); d(sum(g * v))/dx = 1.5 * (diag(p) - p p^T) v = 1.5 * (p * v - p * (p . v))
     want = 1.5 * (p * v - p * np.dot(p, v))
-    got = expect_array(out["hvp"], "the second backward left no gradient", shape=x.shape)
-    assert_close(got, want, "differentiating LogSumExp.gradient again gives the wrong second derivative", rtol=1e-5, atol=1e-8)
+    if not close(out.get("hvp"), want, rtol=1e-5, atol=1e-8):
+        fail("differentiating LogSumExp.gradient again gives the wrong second derivative", symptom)

@@ -12,3 +12,4 @@ def logsumexp(a, axes=None):
 }
 MUST_FAIL = ["task:3.3"]
 HINT = "Task 3.3 must be your own LogSumExp op"
+VISIBLE = True

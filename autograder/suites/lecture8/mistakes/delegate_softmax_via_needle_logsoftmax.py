@@ -9,3 +9,4 @@ def softmax_stable(x, axis=-1):
 }
 MUST_FAIL = ["task:3.1"]
 HINT = "Task 3.1 must be your own softmax_stable"
+VISIBLE = True

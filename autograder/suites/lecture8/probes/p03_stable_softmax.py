@@ -1,12 +1,32 @@
 """Probes for 03_stable_softmax: call the student's softmax_stable / logsumexp_stable on
 arrays the trusted test chooses, and the student's LogSumExp op (forward, gradient, second
-derivative) on needle Tensors built here. Every probe returns plain data only."""
+derivative) on needle Tensors built here. Every probe returns plain data only; none calls
+needle's own log-sum-exp (needle.ops.logsumexp), the thing the tasks ask for.
+
+The ``*_cases`` probes run the student's code on several inputs in one go, for the trusted
+side to recognise a mistake by its symptom; an input on which the student's code raises gives
+{"raised": <exception class name>} there instead of a result. Every probe runs under
+np.errstate(all="ignore"): a nan is judged by its value, never by a floating-point warning."""
+import functools
+
 import numpy as np
 
 import needle as ndl
 from autograder.probing import need, probe
 
 DEFAULT = "default"  # "do not pass this argument": the student's default must apply
+
+
+def quiet(fn):
+    """Run the probe under np.errstate(all="ignore"): a nan or an overflow is judged by its value,
+    never by a floating-point warning (which some settings turn into an exception)."""
+
+    @functools.wraps(fn)
+    def run(*args, **kwargs):
+        with np.errstate(all="ignore"):
+            return fn(*args, **kwargs)
+
+    return run
 
 
 def _as_result(out):
@@ -20,32 +40,64 @@ def tensor(x, requires_grad: bool = True):
     return ndl.Tensor(x, dtype=x.dtype.name, requires_grad=requires_grad)
 
 
+def _each(call, cases):
+    """``call(case)`` for every case; an exception becomes {"raised": its class name}."""
+    out = []
+    for case in cases:
+        try:
+            out.append(call(case))
+        except Exception as exc:  # the trusted side reads the class name, nothing else
+            out.append({"raised": type(exc).__name__})
+    return out
+
+
+def _axes(axes):
+    return tuple(axes) if isinstance(axes, list) else axes
+
+
 # --- Tasks 3.1 and 3.2: the numpy functions ----------------------------------------------------
 @probe("softmax_stable")
+@quiet
 def softmax(ns, x, axis=DEFAULT):
     f = need(ns, "softmax_stable")
     x = np.array(x)  # a fresh copy for the student's code
     return _as_result(f(x) if axis == DEFAULT else f(x, axis=axis))
 
 
-@probe("logsumexp_stable")
-def lse(ns, x, axis=DEFAULT, keepdims=DEFAULT):
-    f = need(ns, "logsumexp_stable")
-    x = np.array(x)
+@probe("softmax_stable")
+@quiet
+def softmax_cases(ns, cases):
+    """softmax_stable(x) with its default axis, for each x in ``cases``."""
+    f = need(ns, "softmax_stable")
+    return _each(lambda x: _as_result(f(np.array(x))), cases)
+
+
+def _lse_call(f, x, axis=DEFAULT, keepdims=DEFAULT):
     kwargs = {}
     if axis != DEFAULT:
-        kwargs["axis"] = tuple(axis) if isinstance(axis, list) else axis
+        kwargs["axis"] = _axes(axis)
     if keepdims != DEFAULT:
         kwargs["keepdims"] = keepdims
-    return _as_result(f(x, **kwargs))
+    return _as_result(f(np.array(x), **kwargs))
+
+
+@probe("logsumexp_stable")
+@quiet
+def lse(ns, x, axis=DEFAULT, keepdims=DEFAULT):
+    return _lse_call(need(ns, "logsumexp_stable"), x, axis, keepdims)
+
+
+@probe("logsumexp_stable")
+@quiet
+def lse_cases(ns, cases):
+    """logsumexp_stable for each case {"x": ..., optionally "axis" and "keepdims"}."""
+    f = need(ns, "logsumexp_stable")
+    return _each(lambda c: _lse_call(f, c["x"], c.get("axis", DEFAULT), c.get("keepdims", DEFAULT)), cases)
 
 
 # --- Task 3.3: the needle op ---------------------------------------------------------------------
-def _axes(axes):
-    return tuple(axes) if isinstance(axes, list) else axes
-
-
 @probe("logsumexp", "LogSumExp")
+@quiet
 def op_forward(ns, x, axes=DEFAULT):
     """Forward through the student's logsumexp: the value, and whether it is a Tensor made by
     the student's LogSumExp op."""
@@ -61,37 +113,85 @@ def op_forward(ns, x, axes=DEFAULT):
 
 
 @probe("logsumexp", "LogSumExp")
-def op_gradient(ns, x, axes, out_grad):
-    """The adjoint of the input that the student's LogSumExp.gradient returns for ``out_grad``
-    (called directly on the node the forward made), and the same through ``backward``."""
-    fn = need(ns, "logsumexp")
-    need(ns, "LogSumExp")
+@quiet
+def op_cases(ns, cases):
+    """The value of logsumexp(Tensor(x), axes) for each case {"x": ..., "axes": ...}, or
+    {"not_op": True} when it is not a Tensor made by the student's LogSumExp."""
+    fn, cls = need(ns, "logsumexp"), need(ns, "LogSumExp")
+
+    def one(c):
+        out = fn(tensor(c["x"]), axes=_axes(c["axes"]))
+        if not isinstance(out, ndl.Tensor) or not isinstance(out.op, cls):
+            return {"not_op": True}
+        return _as_result(out.numpy())
+
+    return _each(one, cases)
+
+
+def _adjoint(fn, x, axes, out_grad):
+    """The adjoint of the input that the student's LogSumExp.gradient returns for ``out_grad``,
+    called directly on the node the forward made (None when the forward made no op)."""
     a = tensor(x)
     y = fn(a, axes=_axes(axes))
     if not isinstance(y, ndl.Tensor) or y.op is None:
-        return {"has_op": False}
-    g = tensor(out_grad, requires_grad=False)
+        return a, y, None
     with ndl.no_grad():
-        partial = y.op.gradient_as_tuple(g, y)[0]
+        partial = y.op.gradient_as_tuple(tensor(out_grad, requires_grad=False), y)[0]
+    return a, y, partial
+
+
+@probe("logsumexp", "LogSumExp")
+@quiet
+def op_gradient(ns, x, axes, out_grad):
+    """The adjoint LogSumExp.gradient returns for ``out_grad`` (called directly on the node
+    the forward made), and the same through ``backward``."""
+    fn = need(ns, "logsumexp")
+    need(ns, "LogSumExp")
+    a, y, partial = _adjoint(fn, x, axes, out_grad)
+    if partial is None:
+        return {"has_op": False}
     result = {"has_op": True, "is_tensor": isinstance(partial, ndl.Tensor)}
     result["grad"] = _as_result(partial.numpy() if result["is_tensor"] else partial)
-    y.backward(g)
+    y.backward(tensor(out_grad, requires_grad=False))
     result["backward_grad"] = None if a.grad is None else _as_result(a.grad.numpy())
     return result
 
 
 @probe("logsumexp", "LogSumExp")
+@quiet
+def grad_cases(ns, cases):
+    """The adjoint LogSumExp.gradient returns for each case {"x", "axes", "out_grad"}
+    (None when the forward made no op)."""
+    fn = need(ns, "logsumexp")
+    need(ns, "LogSumExp")
+
+    def one(c):
+        partial = _adjoint(fn, c["x"], c["axes"], c["out_grad"])[2]
+        if partial is None:
+            return None
+        return _as_result(partial.numpy() if isinstance(partial, ndl.Tensor) else partial)
+
+    return _each(one, cases)
+
+
+@probe("logsumexp", "LogSumExp")
+@quiet
 def op_second_order(ns, x, axes, out_grad, v):
     """Differentiate the gradient again: g = d(sum(out_grad * lse(a)))/da with
-    create_graph=True, then d(sum(g * v))/da (a Hessian-vector product)."""
+    create_graph=True (its value is returned too), then d(sum(g * v))/da (a Hessian-vector
+    product)."""
     fn = need(ns, "logsumexp")
     need(ns, "LogSumExp")
     a = tensor(x)
     y = fn(a, axes=_axes(axes))
     y.backward(tensor(out_grad, requires_grad=False), create_graph=True)
     g = a.grad
-    if not isinstance(g, ndl.Tensor) or not g.requires_grad:
-        return {"differentiable": False}
+    if not isinstance(g, ndl.Tensor):
+        return {"grad": None, "differentiable": False}
+    result = {"grad": _as_result(g.numpy()), "differentiable": bool(g.requires_grad)}
+    if not g.requires_grad:
+        return result
     a.grad = None
     (g * tensor(v, requires_grad=False)).sum().backward()
-    return {"differentiable": True, "hvp": None if a.grad is None else _as_result(a.grad.numpy())}
+    result["hvp"] = None if a.grad is None else _as_result(a.grad.numpy())
+    return result

@@ -1,0 +1,17 @@
+"""logsumexp_stable converts its input to float64 first (np.asarray(x, dtype=np.float64)): right
+values, float64 out for float32 in."""
+NOTEBOOK = "03_stable_softmax"
+CELLS = {
+    "task3_2_logsumexp_stable": '''
+def logsumexp_stable(x, axis=-1, keepdims=False):
+    x = np.asarray(x, dtype=np.float64)
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+''',
+}
+MUST_FAIL = ['test_lse_keeps_dtype']
+HINT = 'changed the dtype'
+VISIBLE = True
