@@ -80,8 +80,8 @@ class Delegated(StudentCodeError):
 # exception is exactly that built-in class (a class of the submission's, or a choice among
 # many names, could carry information out of the sandbox).
 KNOWN_EXCEPTIONS = {
-    "ArithmeticError", "AssertionError", "AttributeError", "FloatingPointError", "IndexError", "KeyError",
-    "LookupError", "MemoryError", "NameError", "NotImplementedError", "OverflowError", "RecursionError",
+    "ArithmeticError", "AssertionError", "AttributeError", "FloatingPointError", "ImportError", "IndexError", "KeyError",
+    "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "NotImplementedError", "OverflowError", "RecursionError",
     "RuntimeError", "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError",
 }
 
@@ -99,6 +99,9 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
             return "your code raised NotImplementedError: the stub is not implemented yet"
         if value == "RecursionError":
             return "your code raised RecursionError: Python's recursion limit; walk deep structures with an explicit stack"
+        if value in ("ModuleNotFoundError", "ImportError"):
+            return ("your code imports a module that grading does not provide (numpy, needle and the standard "
+                    "library's common modules are there)")
         shown = value if value in KNOWN_EXCEPTIONS else "an exception"
         return f"your code raised {shown}"
     if kind == "timeout":

@@ -125,8 +125,8 @@ def _names_by_id(labels: dict | None) -> dict[int, str]:
 def _kind(v: Value) -> str:
     if v.op is not None:
         return "op"
-    if isinstance(v, Parameter):
-        return "Parameter"
+    if isinstance(v, Parameter) or any(c.__name__ == "Parameter" for c in type(v).__mro__):
+        return "Parameter"  # needle's, or a course notebook's own Parameter class
     return "leaf" if v.requires_grad else "constant"
 
 

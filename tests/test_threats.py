@@ -238,8 +238,52 @@ def graph_depth(t) -> int:
 '''
 
 
+# Harmless things students' code does: none of it may be taken for tampering.
+BENIGN = """
+import abc, copy, dataclasses, enum, functools, pickle, pprint, random, typing, warnings
+import numpy as np
+import needle as ndl
+
+t = ndl.Tensor([1.0, 2.0])
+copy.copy(t), copy.deepcopy(t), pickle.loads(pickle.dumps(t.numpy())), repr(t), str(t), pprint.pformat(t)
+np.testing.assert_allclose(t.numpy(), [1.0, 2.0])
+np.set_printoptions(precision=3); print(np.arange(3) / 3); np.set_printoptions(precision=8)
+with np.errstate(divide="ignore"):
+    np.log(np.zeros(2))
+np.random.seed(1); random.seed(1); np.random.default_rng(2).standard_normal(3)
+warnings.warn("a warning of mine")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    np.mean(np.array([]))
+
+@dataclasses.dataclass
+class Point:
+    x: float
+    y: typing.Optional[float] = None
+
+class Colour(enum.Enum):
+    RED = 1
+
+class Shape(abc.ABC):
+    @abc.abstractmethod
+    def area(self) -> float: ...
+
+class MyLinear(ndl.nn.Linear):  # a subclass of needle's class, for the student's own use
+    pass
+
+MyLinear(2, 3)(ndl.Tensor(np.ones((1, 2), dtype=np.float32)))
+isinstance(t, ndl.Tensor), issubclass(ndl.nn.Parameter, ndl.Tensor)
+functools.reduce(lambda a, b: a + b, [t, t]).sum().backward()
+with ndl.no_grad():
+    (t * 2).numpy()
+with ndl.lazy_mode():
+    (t + 1).realize_cached_data()
+ndl.autograd.live_tensor_count()
+"""
+
 THREATS = {  # student -> {notebook: {grade_id: source}}
     "honest": {NB1: {}, NB2: {}, NB7: {}},
+    "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
     "guard_probe": {NB1: {DEPTH: GUARD_PROBE}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
     "frame_walk": {NB2: {"task2_1_detach": FRAME_WALK}},
@@ -309,6 +353,12 @@ def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
     assert batch["proc"].returncode == 0, batch["proc"].stderr[-2000:]
     for notebook in (NB1, NB2, NB7):
         assert score(batch, "honest", notebook) == points(notebook)
+
+
+def test_harmless_code_is_never_taken_for_tampering(batch):
+    """Copying, pickling, printing, numpy's helpers, warnings, dataclasses, enums, ABCs, subclasses
+    of needle's classes, lazy and no-grad modes: full marks, never "tampered"."""
+    assert score(batch, "benign") == points(NB1), messages(batch, "benign")
 
 
 @pytest.mark.skipif(not LINUX_SANDBOX, reason="the guard relies on seccomp and Landlock (x86_64 Linux)")

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins
 import gc
 import re
+import sys
 import types
 from json.encoder import c_encode_basestring_ascii as json_string
 
@@ -89,6 +90,9 @@ def main(argv: list[str]) -> int:
 
     guard.purge_ctypes()
     guard.neuter_threads_and_signals()
+    # A module imported from now on is compiled from its source: cached bytecode would need
+    # marshal.loads, which the guard refuses (it could load needle's code uninstrumented).
+    sys.pycache_prefix = "/nonexistent/needle-course-pycache"
     own = OwnWork(REGISTRY) if REGISTRY is not None else None
     if own is not None:
         probing.watchers.append(own.watch)

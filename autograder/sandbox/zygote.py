@@ -25,13 +25,14 @@ import signal
 import socket
 import sys
 
-# Standard library modules student code commonly imports: loaded here, because a worker
-# running as an unprivileged user may not be able to read the interpreter's files.
+# Modules student code commonly imports, loaded here: a worker running as an unprivileged user
+# may not be allowed to read the interpreter's files (CI's Python lives in a root-only folder).
 COMMON_MODULES = (
     "math", "cmath", "itertools", "functools", "collections", "collections.abc", "operator", "random",
     "statistics", "heapq", "bisect", "copy", "typing", "dataclasses", "numbers", "fractions", "decimal",
     "string", "re", "time", "enum", "abc", "weakref", "array", "contextlib", "types", "warnings", "textwrap",
-    "pprint", "struct", "inspect", "traceback",
+    "pprint", "struct", "inspect", "traceback", "json", "pickle", "io", "unittest", "difflib", "datetime",
+    "numpy.testing", "numpy.polynomial", "numpy.ma", "numpy.lib.stride_tricks", "numpy.typing",
 )
 
 
