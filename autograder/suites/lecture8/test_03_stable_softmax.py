@@ -31,6 +31,59 @@ OWN_WORK = {
     "3.3": ("LogSumExp op", ["needle.ops.logsumexp"]),
 }
 
+# Right answers other than the instructor's, which must keep full marks in the hidden and the
+# visible tests: {name: {grade_id: cell source}}. (PyTorch's gradient, out_grad * exp(a - lse(a))
+# with the op's own output, is right too except on a slice that is all -inf, where needle has no
+# op to avoid -inf - (-inf): the fixture logsumexp_grad_exp_minus_lse_nan, whose hint in every
+# failed message proves that it loses that test only, float32 rounding on huge inputs included.)
+ACCEPTED = {
+    "grad_exp_of_own_log_softmax": {"task3_3_logsumexp_op": '''
+class LogSumExp(TensorOp):
+    """Task 3.3, the gradient as exp(log-softmax), the log-softmax (a - m) - log(sum) from needle ops."""
+
+    def __init__(self, axes=None):
+        self.axes = axes
+
+    def compute(self, a):
+        return logsumexp_stable(a, axis=reduced_axes(self.axes, a.ndim))
+
+    def gradient(self, out_grad, node):
+        a = node.inputs[0]
+        shape = a.shape
+        kept = kept_shape(shape, self.axes)
+        m = np.max(a.realize_cached_data(), axis=reduced_axes(self.axes, len(shape)), keepdims=True)
+        dead = np.isneginf(m)
+        m = np.where(dead, 0, m)
+        shifted = a - ops.broadcast_to(Tensor.make_const(m), shape)
+        total = ops.reshape(ops.summation(ops.exp(shifted), self.axes), kept) + Tensor.make_const(dead.astype(a.dtype))
+        log_softmax = shifted - ops.broadcast_to(ops.log(total), shape)
+        return ops.broadcast_to(ops.reshape(out_grad, kept), shape) * ops.exp(log_softmax)
+
+
+def logsumexp(a, axes=None):
+    return LogSumExp(axes)(a)
+'''},
+    "nan_to_num": {"task3_1_softmax_stable": '''
+def softmax_stable(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return np.nan_to_num(e / e.sum(axis=axis, keepdims=True))
+'''},
+    "logaddexp_reduce": {"task3_2_logsumexp_stable": '''
+def logsumexp_stable(x, axis=-1, keepdims=False):
+    return np.logaddexp.reduce(x, axis=axis, keepdims=keepdims)
+'''},
+    "softmax_via_own_lse": {"task3_1_softmax_stable": '''
+def softmax_stable(x, axis=-1):
+    x = np.asarray(x)
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    s = np.sum(np.exp(x - m), axis=axis, keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.exp((x - m) - np.log(s))
+    return np.where(s > 0, out, 0).astype(x.dtype)
+'''},
+}
+
 SETTINGS = settings(max_examples=30, **HYPOTHESIS)
 NEG_INF = -np.inf
 LN2, LN3 = math.log(2.0), math.log(3.0)
