@@ -139,6 +139,15 @@ def visible_message(assignment: Assignment, notebook: str, task: str, replace: d
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    try:
+        return _visible_message(assignment, notebook, task, replace)
+    finally:
+        plt.close("all")
+
+
+def _visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
     from .sandbox.worker import strip_magics
 
     ns: dict = {"__name__": "__main__"}
@@ -157,6 +166,27 @@ def visible_message(assignment: Assignment, notebook: str, task: str, replace: d
         if target:
             return ""
     raise ValueError(f"{notebook} has no visible test cell for Task {task}")
+
+
+def accepted(assignment: Assignment, notebook: str) -> dict:
+    """A suite's ACCEPTED = {"what": {grade_id: source}}: correct answers other than the solution's."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"_accepted_{assignment.name}_{notebook}", assignment.suite(notebook))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return getattr(module, "ACCEPTED", {})
+
+
+def check_accepted(assignment: Assignment, notebook: str, cells: dict[str, str]) -> str:
+    """"" when an accepted answer passes every hidden test of its tasks and their visible tests."""
+    tasks = {task_of(g) for g in cells}
+    results = run(assignment, notebook, namespace_of(grading_cells(assignment, notebook), cells), tasks=tasks)
+    lost = [f"{r.test}: {r.message}" for r in results if r.status != "passed"]
+    if not results or lost:
+        return f"loses {lost or 'every test'}"
+    rejected = [t for t in sorted(tasks) if visible_message(assignment, notebook, t, cells)]
+    return f"the visible tests of {rejected} reject it" if rejected else ""
 
 
 def main(assignment: Assignment, only: str | None = None) -> int:
@@ -180,6 +210,10 @@ def main(assignment: Assignment, only: str | None = None) -> int:
                     problems += 1
                     print(f"FAIL {name} task {task} stub passes {r.test}")
         print(f"ok   {name}: solutions pass, stubs fail")
+        for key, cells in accepted(assignment, name).items():
+            problem = check_accepted(assignment, name, cells)
+            problems += bool(problem)
+            print(f"FAIL {name} accepted answer {key}: {problem}" if problem else f"ok   {name} accepted answer {key}: full marks")
     for path in assignment.mistakes():
         if only and load_mistake(path)["NOTEBOOK"] != only:
             continue  # filtered before running

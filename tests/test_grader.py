@@ -12,7 +12,7 @@ import pytest
 
 from autograder import cli, demo
 from autograder.course import task_of
-from autograder.selfcheck import load_mistake
+from autograder.selfcheck import load_mistake, must_fail
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, venv_env
 
@@ -81,7 +81,9 @@ def test_mistakes_lose_exactly_their_tests(course):
     expected, touched = set(), set()
     for name in demo.DEMO_MISTAKES:
         spec = load_mistake(LECTURE8.mistakes_dir / name)
-        expected |= {(spec["NOTEBOOK"], t) for t in spec["MUST_FAIL"]}
+        results = [type("R", (), {"test": t, "task": TASK_OF_TEST[(spec["NOTEBOOK"], t)]})
+                   for t, *_ in suite_tests(spec["NOTEBOOK"])]
+        expected |= {(spec["NOTEBOOK"], t) for t in must_fail(spec, results)}
         touched |= {(spec["NOTEBOOK"], task_of(gid)) for gid in spec["CELLS"]}
     assert expected <= failed
     stray = [f for f in failed if (f[0], TASK_OF_TEST[f]) not in touched]
