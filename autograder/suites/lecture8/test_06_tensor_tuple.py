@@ -1,16 +1,25 @@
-"""Hidden tests for 06_tensor_tuple (Tasks 5.1 and 5.2)."""
+"""Hidden tests for 06_tensor_tuple (Tasks 6.1, 6.2 and 6.3).
+
+One mistake, one hint: the probes report what the student's code returned and, for the
+gradients, every call of the student's ``gradient`` (the slot adjoints it received and what it
+returned). Each test first names what is wrong with those results (``_fused_problem``,
+``_split_problem``: zero, one slot only, multiplied, added, wrong axis, reversed, ...: the one
+reading that all of them and a calibration call share), then judges the final gradient against
+a value derived by hand or float64 central differences.
+"""
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autograder.suite import HYPOTHESIS, assert_close, expect_array, graded, load_probes
+from autograder.suite import HYPOTHESIS, assert_close, graded, load_probes
 from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
 
 # Needle's own implementation of each task: a task answered with it scores nothing.
-# needle's TensorTupleOp, make_tuple, TupleGetItem and other ops stay allowed.
+# needle's TensorTupleOp, make_tuple, indexing (TupleGetItem) and every other op stay allowed;
+# needle has no Split (Task 6.3).
 OWN_WORK = {
     "6.1": ("FusedAddScalars", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
     "6.2": ("FusedAddScalars.gradient", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
@@ -18,32 +27,58 @@ OWN_WORK = {
 
 SETTINGS = settings(max_examples=25, **HYPOTHESIS)
 
-GRAD_KIND_ADVICE = {
-    "tensortuple": "the gradient is a TensorTuple: return the adjoint of the single input a, one Tensor (out_grad[0] + out_grad[1]), not the tuple of adjoints",
-    "tuple": "the gradient returned several entries: FusedAddScalars has one input, so return one Tensor, the sum of the two slot adjoints",
-    "list": "the gradient returned several entries: FusedAddScalars has one input, so return one Tensor, the sum of the two slot adjoints",
-    "none": "a has no gradient after backward: gradient must return the adjoint of a as a needle Tensor",
-    "ndarray": "the gradient is a numpy array: return a needle Tensor built with needle ops on out_grad",
-    "other": "the gradient must be a needle Tensor (built with needle ops on out_grad)",
-}
-
-
-def expect_grad(value, message: str, shape) -> np.ndarray:
-    """A gradient report from a probe: an array of ``shape``, or a word naming the wrong type."""
-    if isinstance(value, str):
-        raise AssertionError(GRAD_KIND_ADVICE.get(value, GRAD_KIND_ADVICE["other"]))
-    return expect_array(value, message, shape)
-
 
 def rng(seed: int) -> np.random.Generator:
     """A fixed generator per test: results do not depend on which tests run."""
     return np.random.default_rng(seed)
 
 
+def close(got, want, rtol=1e-6, atol=1e-8) -> bool:
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    return got.shape == want.shape and bool(np.allclose(got, want, rtol=rtol, atol=atol))
+
+
+# --- Task 6.1: compute and fused_add_scalars ------------------------------------------------------
+FUSED_VALUES = "the two outputs must hold a + c0 and a + c1, in that order"
+FUSED_KIND = {
+    "list": "compute returned a list: a TensorTuple's value is a Python tuple of numpy arrays",
+    "ndarray": "compute returned one (stacked) array: a TensorTuple's value is a Python tuple of numpy arrays, one per output",
+    "none": "compute returned None: it must return the values of the op's outputs",
+    "tensortuple": "compute returned a needle value: compute works on numpy arrays and returns a Python tuple of arrays",
+    "tensor": "compute returned a needle value: compute works on numpy arrays and returns a Python tuple of arrays",
+}
+FUSED_DTYPE = "the outputs changed the dtype of the data (float32 must stay float32): add the constants as Python numbers, not as float64 arrays or numpy float64 scalars"
+
+
+def _fused_values_problem(items, a, c0, c1) -> str | None:
+    """What is wrong with the two output values (None: nothing)."""
+    if items is None or len(items) != 2:
+        return "the op must have exactly two outputs, whose values hold a + c0 and a + c1"
+    a = a.astype(np.float64)
+    if close(items[0], a + c0) and close(items[1], a + c1):
+        return None
+    if c0 != c1 and close(items[0], a + c1) and close(items[1], a + c0):
+        return "the two outputs are swapped: " + FUSED_VALUES
+    return FUSED_VALUES
+
+
+def _compute_problem(out, a, c0, c1) -> str | None:
+    """What is wrong with compute's result, container, values, then dtype (None: nothing)."""
+    if out["kind"] != "tuple":
+        return FUSED_KIND.get(out["kind"], "compute must return a Python tuple of two numpy arrays")
+    if not out["all_arrays"]:
+        return "each output of compute must be a numpy array (compute works on numpy, not on Tensors)"
+    problem = _fused_values_problem(out["items"], a, c0, c1)
+    if problem:
+        return problem
+    if not out["input_unchanged"]:
+        return "compute changed its input array: return new arrays, do not add in place"
+    if any(item.dtype != a.dtype for item in out["items"]):
+        return FUSED_DTYPE
+    return None
+
+
 SHAPES_AND_CONSTANTS = [((3,), 1.5, -2.0), ((2, 3), 0.0, 10.0), ((2, 3, 4), -0.25, 0.75), ((1,), 3.0, 3.0)]
-
-
-# --- Task 6.1: compute and fused_add_scalars ----------------------------------------------------
 
 
 @graded("6.1", points=2)
@@ -51,51 +86,67 @@ def test_compute_values(observe):
     """compute returns a + c0 and a + c1 for several shapes and constants"""
     r = rng(51)
     for shape, c0, c1 in SHAPES_AND_CONSTANTS:
-        a = r.standard_normal(shape).astype(np.float32)
+        a = r.standard_normal(shape)
         out = observe(P.compute_result, a=a, c0=c0, c1=c1)
-        assert out["items"] is not None and out["len"] == 2, (
-            "compute must return the two results (a + c0, a + c1), one per output"
-        )
-        assert out["input_unchanged"], "compute changed its input array: return new arrays (a + c0), do not add in place"
-        assert_close(out["items"][0], a.astype(np.float64) + c0, "the first output of compute must be a + c0", rtol=1e-6, atol=1e-6)
-        assert_close(out["items"][1], a.astype(np.float64) + c1, "the second output of compute must be a + c1", rtol=1e-6, atol=1e-6)
+        problem = _compute_problem(out, a, c0, c1)
+        assert problem is None, problem
 
 
 @graded("6.1", points=1)
 def test_compute_returns_tuple_of_arrays(observe):
     """compute returns a Python tuple of two numpy arrays"""
-    out = observe(P.compute_result, a=np.arange(6, dtype=np.float32).reshape(2, 3), c0=1.0, c1=-1.0)
-    assert out["kind"] != "ndarray", (
-        "compute returned one (stacked) array: a TensorTuple's value is a Python tuple of arrays, return (a + c0, a + c1)"
-    )
-    assert out["kind"] == "tuple", "compute must return a Python tuple (a + c0, a + c1), not a list or another container"
-    assert out["len"] == 2 and out["all_arrays"], "compute must return a tuple of exactly two numpy arrays"
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    out = observe(P.compute_result, a=a, c0=1.0, c1=-1.0)
+    problem = _compute_problem(out, a, 1.0, -1.0)
+    assert problem is None, problem
 
 
 @graded("6.1", points=1)
 def test_compute_keeps_dtype(observe):
     """compute keeps the input's dtype (float32 stays float32, float64 stays float64)"""
     for dtype in (np.float32, np.float64):
-        out = observe(P.compute_result, a=np.linspace(-1, 1, 5).astype(dtype), c0=0.1, c1=2.5)
-        assert out["items"] is not None and len(out["items"]) == 2, "compute must return the two results (a + c0, a + c1)"
-        for item in out["items"]:
-            assert isinstance(item, np.ndarray) and item.dtype == dtype, (
-                "compute changed the dtype of the data: add the Python scalars directly (a + self.c0), "
-                "numpy then keeps float32; do not build float64 arrays or numpy float64 scalars"
-            )
+        a = np.linspace(-1, 1, 5).astype(dtype)
+        out = observe(P.compute_result, a=a, c0=0.1, c1=2.5)
+        problem = _compute_problem(out, a, 0.1, 2.5)
+        assert problem is None, problem
+
+
+def _fused_node_problem(out, a, c0, c1) -> str | None:
+    """What is wrong with fused_add_scalars' result: the node, its values, its op and input."""
+    if out["kind"] in ("tuple", "list") and out["tuple_items"] == "arrays":
+        return ("fused_add_scalars returned numpy arrays (compute's values): call your op on the Tensor a, which makes "
+                "the TensorTuple graph node and calls compute for you")
+    if out["kind"] in ("tuple", "list"):
+        return ("fused_add_scalars returned a Python tuple of Tensors (separate nodes): it must return one "
+                "TensorTuple node, made by applying your FusedAddScalars op to a")
+    if out["kind"] == "none":
+        return "fused_add_scalars returned None: it must return the TensorTuple node made by applying your op to a"
+    if out["kind"] != "tensortuple":
+        return "fused_add_scalars must return a needle TensorTuple, the node made by applying your op to a"
+    problem = _fused_values_problem(out["items"], a, c0, c1)
+    if problem:
+        return problem
+    if not out["op_is_own"]:
+        if out["op_is_make_tuple"]:
+            return ("fused_add_scalars packed separate results with make_tuple: the TensorTuple must be made by "
+                    "your FusedAddScalars op applied to a (one node)")
+        return "the TensorTuple's op must be an instance of your FusedAddScalars class, applied to a"
+    if not out["input_is_a"]:
+        return "the TensorTuple's only input must be a itself: apply your op to a"
+    if not out["items_are_getitem"]:
+        return "indexing the result must go through needle's TupleGetItem: return a needle TensorTuple"
+    if any(item.dtype != a.dtype for item in out["items"]):
+        return FUSED_DTYPE
+    return None
 
 
 @graded("6.1", points=1)
 def test_fused_add_scalars_makes_one_tensortuple_node(observe):
-    """fused_add_scalars returns a TensorTuple made by your FusedAddScalars"""
-    out = observe(P.fused_result, a=np.array([1.0, 2.0, 3.0], dtype=np.float32), c0=0.5, c1=-4.0)
-    assert out["kind"] == "tensortuple", (
-        "fused_add_scalars must return FusedAddScalars(c0, c1)(a), one needle TensorTuple node, "
-        "not a Python tuple of Tensors or a single Tensor"
-    )
-    assert out["op_is_own"], "the TensorTuple's op must be an instance of your FusedAddScalars class (call FusedAddScalars(c0, c1)(a))"
-    assert out["input_is_a"], "the TensorTuple's only input must be a itself: apply the op to a"
-    assert out["len"] == 2, "fused_add_scalars must give a TensorTuple of length 2"
+    """fused_add_scalars returns one TensorTuple node made by your FusedAddScalars"""
+    a = np.array([1.0, 2.0, 3.0], dtype=np.float32)
+    out = observe(P.fused_result, a=a, c0=0.5, c1=-4.0)
+    problem = _fused_node_problem(out, a, 0.5, -4.0)
+    assert problem is None, problem
 
 
 @graded("6.1", points=1)
@@ -105,29 +156,106 @@ def test_fused_add_scalars_values_by_indexing(observe):
     for shape, c0, c1 in SHAPES_AND_CONSTANTS[:3]:
         a = r.standard_normal(shape).astype(np.float32)
         out = observe(P.fused_result, a=a, c0=c0, c1=c1)
-        assert out["kind"] == "tensortuple" and out["items"] is not None and len(out["items"]) == 2, (
-            "fused_add_scalars must return a TensorTuple of the two results"
-        )
-        assert out["items_are_getitem"], "indexing the result must go through needle's TupleGetItem (return a TensorTuple)"
-        assert_close(out["items"][0], a.astype(np.float64) + c0, "t[0] must be a + c0", rtol=1e-6, atol=1e-6)
-        assert_close(out["items"][1], a.astype(np.float64) + c1, "t[1] must be a + c1", rtol=1e-6, atol=1e-6)
-        assert all(v.dtype == np.float32 for v in out["items"]), "fused_add_scalars changed float32 data to another dtype"
+        problem = _fused_node_problem(out, a, c0, c1)
+        assert problem is None, problem
 
 
-# --- Task 6.2: gradient ------------------------------------------------------------------------
+# --- Task 6.2: gradient -----------------------------------------------------------------------------
+ONE_ADJOINT = ("your gradient returned several adjoints: gradient returns one adjoint per input, and FusedAddScalars "
+               "has one input, a, so it returns one Tensor of a's shape")
+FUSED_GRAD_KIND = {
+    "tensortuple": ("your gradient returned a TensorTuple (the slot adjoints as they came in): FusedAddScalars has one "
+                    "input, a, whose adjoint is one Tensor of a's shape"),
+    "tuple": ONE_ADJOINT,
+    "list": ONE_ADJOINT,
+    "adjoint_count": ONE_ADJOINT,
+    "none": "your gradient returned None: return the adjoint of a, a needle Tensor",
+    "ndarray": ("your gradient returned a numpy array: build the adjoint with needle ops on the Tensors in out_grad, "
+                "so that it is a needle Tensor"),
+    "dtype_mismatch": ("your gradient mixes float32 and float64 tensors (needle does not promote dtypes): build it from "
+                       "out_grad with needle ops, which keep its dtype"),
+    "shape_mismatch": "your gradient combines tensors of different shapes: the adjoint of a has a's shape",
+}
+FUSED_ZERO = ("your gradient is zero: a feeds both outputs, and each output's adjoint reaches a through the chain rule "
+              "(d(a + c)/da is the identity, not zero)")
+FUSED_ONE_SLOT = ("your gradient keeps the adjoint of only one slot: a feeds both outputs, so the chain rule collects a "
+                  "contribution from each of them")
+FUSED_MULTIPLIES = ("your gradient multiplies the slot adjoints: the chain rule adds the contributions of the outputs "
+                    "(a product of two adjoints is not a derivative)")
+FUSED_AVERAGES = "your gradient averages the slot adjoints: the chain rule adds the contributions of the outputs, it does not average them"
+FUSED_GENERIC = ("wrong adjoint of a: apply the chain rule to both outputs, each with its own Jacobian d(a + c_k)/da, "
+                 "and combine their contributions")
+FUSED_DETACHED = ("your gradient has no graph: it was computed outside needle's ops (in numpy) and wrapped in a new "
+                  "Tensor, so backward(create_graph=True) cannot differentiate it: build it with needle ops on out_grad")
+FUSED_GRAD_DTYPE = "the gradient's dtype differs from the data's (float32 must stay float32, float64 float64): build it with needle ops on out_grad, which keep its dtype"
+
+
+# The calibration input: generic slot adjoints, so that a mistake hidden in a test's own graph
+# (where a slot's adjoint is zero, zero and "only one slot" and "multiplies" look alike) is named.
+CAL_A, CAL_G0, CAL_G1 = np.array([[0.5, -1.0, 2.0]]), np.array([[1.5, -0.5, 2.5]]), np.array([[-2.0, 3.0, 0.25]])
+FUSED_PRIORITY = [("zero", FUSED_ZERO), ("slot0", FUSED_ONE_SLOT), ("slot1", FUSED_ONE_SLOT),
+                  ("multiplies", FUSED_MULTIPLIES), ("averages", FUSED_AVERAGES)]
+
+
+def _fused_hypotheses(out, g0, g1):
+    """A message when the result alone says what is wrong (its type or shape), else the set of
+    readings of the result: "correct", "zero", "slot0", "slot1", "multiplies", "averages"."""
+    if isinstance(out, str):
+        return FUSED_GRAD_KIND.get(out, "your gradient must return a needle Tensor, the adjoint of a")
+    g0, g1 = np.asarray(g0, dtype=np.float64), np.asarray(g1, dtype=np.float64)
+    if np.shape(out) != g0.shape:
+        return "your gradient's result does not have a's shape: the adjoint of a is one Tensor of a's shape"
+    readings = {"correct": g0 + g1, "zero": 0.0 * g0, "slot0": g0, "slot1": g1, "multiplies": g0 * g1, "averages": (g0 + g1) / 2}
+    return {name: None for name, want in readings.items() if close(out, want, rtol=1e-5, atol=1e-7)}
+
+
+def _fused_problem(observe, calls) -> str | None:
+    """What is wrong with the student's gradient, from its calls [(out, g0, g1)]: None when
+    every result is right; else the one reading all results (and a calibration call) share."""
+    readings = []
+    for out, g0, g1 in calls:
+        got = _fused_hypotheses(out, g0, g1)
+        if isinstance(got, str):
+            return got
+        readings.append(got)
+    if all("correct" in r for r in readings):
+        return None
+    cal = _fused_hypotheses(observe(P.direct_gradient, a=CAL_A, g0=CAL_G0, g1=CAL_G1, c0=0.5, c1=-1.0), CAL_G0, CAL_G1)
+    if isinstance(cal, str):
+        return cal
+    common = set(cal).intersection(*readings)
+    return next((message for name, message in FUSED_PRIORITY if name in common), FUSED_GENERIC)
+
+
+def _recorded(report) -> list:
+    """The (out, g0, g1) of every call of the student's FusedAddScalars.gradient in a probe."""
+    return [(c["out"], *c["slots"]) for c in report["calls"] if len(c["slots"]) == 2]
+
+
+def _fused_gradient(observe, report, shape, dtype="float64") -> np.ndarray:
+    """x.grad from a loss_gradient report, after naming what any call of gradient got wrong."""
+    problem = _fused_problem(observe, _recorded(report))
+    assert problem is None, problem
+    grad = report["grad"]
+    if isinstance(grad, str):
+        raise AssertionError(FUSED_GRAD_KIND.get(grad, FUSED_GENERIC))
+    assert np.shape(grad) == tuple(shape), "the gradient of a must have a's shape"
+    assert grad.dtype == np.dtype(dtype), FUSED_GRAD_DTYPE
+    return grad
 
 
 @graded("6.2", points=1)
 def test_gradient_returns_one_tensor(observe):
     """gradient returns one Tensor of a's shape (the adjoint of the single input)"""
-    a = np.arange(12.0).reshape(3, 4)
-    value = observe(P.direct_gradient, a=a, g0=np.ones((3, 4)), g1=np.full((3, 4), 2.0), c0=1.0, c1=2.0)
-    expect_grad(value, "gradient must return one Tensor with the shape of a", (3, 4))
+    r = rng(50)
+    a, g0, g1 = (r.standard_normal((3, 4)) for _ in range(3))
+    problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=1.0, c1=2.0), g0, g1)])
+    assert problem is None, problem
 
 
 @graded("6.2", points=1)
-def test_gradient_sums_the_two_adjoints(observe):
-    """gradient of given slot adjoints (g0, g1) is g0 + g1"""
+def test_gradient_of_given_slot_adjoints(observe):
+    """gradient of given slot adjoints (g0, g1), many shapes and values"""
 
     @SETTINGS
     @given(
@@ -136,30 +264,25 @@ def test_gradient_sums_the_two_adjoints(observe):
         c0=st.floats(-5, 5), c1=st.floats(-5, 5),
     )
     def prop(shape, seed, c0, c1):
-        rng = np.random.default_rng(seed)
-        a, g0, g1 = (rng.standard_normal(shape) for _ in range(3))
-        value = observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=c0, c1=c1)
-        got = expect_grad(value, "gradient must return one Tensor with the shape of a", shape)
-        # d(a + c0)/da = d(a + c1)/da = identity, so the adjoint of a is g0 * 1 + g1 * 1
-        assert_close(got, g0 + g1, "the adjoint of a is out_grad[0] + out_grad[1] (both slots, added: each Jacobian is the identity)", rtol=1e-7, atol=1e-9)
+        r = np.random.default_rng(seed)
+        a, g0, g1 = (r.standard_normal(shape) for _ in range(3))
+        # d(a + c0)/da = d(a + c1)/da = identity: each slot's adjoint reaches a unchanged, g0 + g1
+        problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=c0, c1=c1), g0, g1)])
+        assert problem is None, problem
 
     prop()
 
 
 @graded("6.2", points=2)
 def test_gradient_of_product_by_hand(observe):
-    """gradient of sum(t[0] * t[1]) checked by hand"""
+    """gradient of sum(t[0] * t[1]) checked by hand, in float64 and float32"""
     # L = sum(t0 * t1) = sum((a + c0)(a + c1))
     # dL/da = (a + c1) + (a + c0) = 2a + c0 + c1   (product rule; both slots contribute)
     # a = (1, -2, 0.5), c0 = 3, c1 = -1:  2a + 2 = (4, -2, 3)
-    value = observe(P.loss_gradient, graph="product", x=np.array([1.0, -2.0, 0.5]), c0=3.0, c1=-1.0)
-    got = expect_grad(value, "the gradient of a must have a's shape", (3,))
-    assert_close(got, [4.0, -2.0, 3.0], "d/da sum((a + c0)(a + c1)) = 2a + c0 + c1: add the adjoints of both slots", rtol=1e-9, atol=1e-9)
-    # float32 input: same values, and the gradient stays float32
-    value = observe(P.loss_gradient, graph="product", x=np.array([1.0, -2.0, 0.5]), c0=3.0, c1=-1.0, dtype="float32")
-    got = expect_grad(value, "the gradient of a must have a's shape", (3,))
-    assert got.dtype == np.float32, "the gradient of float32 data must stay float32: build it with needle ops on out_grad"
-    assert_close(got, [4.0, -2.0, 3.0], "d/da sum((a + c0)(a + c1)) = 2a + c0 + c1 (float32 input)")
+    for dtype in ("float64", "float32"):
+        report = observe(P.loss_gradient, graph="product", x=np.array([1.0, -2.0, 0.5]), c0=3.0, c1=-1.0, dtype=dtype)
+        got = _fused_gradient(observe, report, (3,), dtype)
+        assert_close(got, [4.0, -2.0, 3.0], FUSED_GENERIC, rtol=1e-6, atol=1e-6)
 
 
 @graded("6.2", points=2)
@@ -168,14 +291,12 @@ def test_gradient_through_one_slot_only(observe):
     r = rng(53)
     x = r.standard_normal((2, 3))
     w = r.standard_normal((2, 3))
-    # L = sum(w * t1) = sum(w * (a + c1)): dL/da = w; TupleGetItem put zeros in slot 0
-    value = observe(P.loss_gradient, graph="weighted", x=x, c0=0.5, c1=-1.5, w1=w)
-    got = expect_grad(value, "the gradient of a must have a's shape", (2, 3))
-    assert_close(got, w, "only t[1] is used: out_grad[0] is zeros, out_grad[1] holds the adjoint, and a's gradient must include out_grad[1] (add the slots)", rtol=1e-9, atol=1e-9)
-    # L = sum(w * t0): dL/da = w; slot 1 holds zeros
-    value = observe(P.loss_gradient, graph="weighted", x=x, c0=0.5, c1=-1.5, w0=w)
-    got = expect_grad(value, "the gradient of a must have a's shape", (2, 3))
-    assert_close(got, w, "only t[0] is used: out_grad[1] is zeros and a's gradient must be out_grad[0] + out_grad[1] = out_grad[0]", rtol=1e-9, atol=1e-9)
+    # L = sum(w * t1) = sum(w * (a + c1)): dL/da = w (TupleGetItem put zeros in slot 0); same for t0
+    reports = [observe(P.loss_gradient, graph="weighted", x=x, c0=0.5, c1=-1.5, **{slot: w}) for slot in ("w1", "w0")]
+    problem = _fused_problem(observe, _recorded(reports[0]) + _recorded(reports[1]))
+    assert problem is None, problem
+    for report in reports:
+        assert_close(_fused_gradient(observe, report, (2, 3)), w, FUSED_GENERIC, rtol=1e-9, atol=1e-9)
 
 
 @graded("6.2", points=2)
@@ -191,9 +312,8 @@ def test_gradient_slots_used_several_times(observe):
         return np.sum(p * p * w0) + np.sum(p * q) + np.sum(q * w1)
 
     want = central_differences(loss, x)
-    value = observe(P.loss_gradient, graph="reuse", x=x, c0=c0, c1=c1, w0=w0, w1=w1)
-    got = expect_grad(value, "the gradient of a must have a's shape", x.shape)
-    assert_close(got, want, "wrong gradient when t[0] and t[1] are used several times: return out_grad[0] + out_grad[1] (backward already summed each slot's uses)", rtol=1e-5, atol=1e-6)
+    report = observe(P.loss_gradient, graph="reuse", x=x, c0=c0, c1=c1, w0=w0, w1=w1)
+    assert_close(_fused_gradient(observe, report, x.shape), want, FUSED_GENERIC, rtol=1e-5, atol=1e-6)
 
 
 @graded("6.2", points=1)
@@ -213,23 +333,444 @@ def test_gradient_composed_with_other_ops(observe):
         return np.sum(s0 * s1 * w0) + np.sum(np.log(q)) + np.sum(h * h)
 
     want = central_differences(loss, x)
-    value = observe(P.loss_gradient, graph="composed", x=x, c0=c0, c1=c1, c2=c2, c3=c3, w0=w0, w1=W)
-    got = expect_grad(value, "the gradient of x must have x's shape", x.shape)
-    assert_close(got, want, "wrong gradient when FusedAddScalars sits inside a larger graph (or is applied twice): return out_grad[0] + out_grad[1]", rtol=1e-5, atol=1e-6)
+    report = observe(P.loss_gradient, graph="composed", x=x, c0=c0, c1=c1, c2=c2, c3=c3, w0=w0, w1=W)
+    assert_close(_fused_gradient(observe, report, x.shape), want, FUSED_GENERIC, rtol=1e-5, atol=1e-6)
 
 
 @graded("6.2", points=1)
 def test_gradient_is_differentiable(observe):
     """the gradient is built from needle ops (backward(create_graph=True) can differentiate it)"""
     # g = dL/da for L = sum(t0 * t1) is 2a + c0 + c1, so d(sum g)/da = 2 everywhere
-    value = observe(P.second_order, x=np.array([0.5, -1.0, 2.0, 0.0]), c0=1.0, c1=-3.0)
-    if isinstance(value, str) and value == "detached":
-        raise AssertionError(
-            "the gradient has no graph: build it with needle ops on out_grad (out_grad[0] + out_grad[1]), "
-            "not by computing in numpy and wrapping the result in a new Tensor"
-        )
-    got = expect_grad(value, "the second derivative must have a's shape", (4,))
-    assert_close(got, [2.0, 2.0, 2.0, 2.0], (
-        "wrong derivative of your gradient: it must be out_grad[0] + out_grad[1], built with needle ops on out_grad "
-        "so that backward(create_graph=True) can differentiate it again"
-    ), rtol=1e-9, atol=1e-9)
+    out = observe(P.second_order, x=np.array([0.5, -1.0, 2.0, 0.0]), c0=1.0, c1=-3.0)
+    problem = _fused_problem(observe, _recorded(out))
+    assert problem is None, problem
+    result = out["result"]
+    if isinstance(result, str):
+        raise AssertionError(FUSED_DETACHED if result == "detached" else FUSED_GRAD_KIND.get(result, FUSED_GENERIC))
+    assert_close(result, [2.0, 2.0, 2.0, 2.0], FUSED_GENERIC, rtol=1e-9, atol=1e-9)
+
+
+# --- Task 6.3: Split and split ---------------------------------------------------------------------
+NEGATIVE = " (for a negative axis, which counts from the end as in numpy)"
+SPLIT_KIND = {
+    "list": "compute returned a list: a TensorTuple's value is a Python tuple of numpy arrays",
+    "ndarray": "compute returned one array: a TensorTuple's value is a Python tuple of numpy arrays, one per slice",
+    "none": "compute returned None: it must return the values of the slices",
+    "tensortuple": "compute returned a needle value: compute works on numpy arrays and returns a Python tuple of arrays",
+    "tensor": "compute returned a needle value: compute works on numpy arrays and returns a Python tuple of arrays",
+    "raised": "compute raised an exception",
+    "index_error": ("compute raised IndexError (an index out of range): slot i is the slice at index i along axis, "
+                    "check which axis your code indexes"),
+}
+SPLIT_VALUES = "slot i must hold the slice of a at index i along axis"
+SPLIT_DTYPE = "the slices changed the dtype of the data (float32 must stay float32)"
+
+
+def _slices(a, axis):
+    return [np.take(a, i, axis=axis) for i in range(a.shape[axis])]
+
+
+def _split_values_problem(items, a, axis) -> str | None:
+    """What is wrong with the slice values (None: nothing). ``axis`` is non-negative."""
+    want = _slices(a, axis)
+    if items is None or any(item is None for item in items):
+        return "each slice must be a numpy array (compute works on numpy, not on Tensors)"
+    if len(items) == len(want) and all(close(g, w, 0, 0) for g, w in zip(items, want)):
+        return None
+    for k in range(a.ndim):
+        if k != axis and 0 < len(items) <= a.shape[k] and all(close(g, w, 0, 0) for g, w in zip(items, _slices(a, k))):
+            return "your slices are cut along another axis: split along the given axis (slot i is the slice at index i along axis)"
+    if len(items) == len(want) and all(g.ndim == a.ndim and g.shape[axis] == 1 and close(np.squeeze(g, axis), w, 0, 0)
+                                       for g, w in zip(items, want)):
+        return "your slices keep the split axis (with size 1): each slice drops it, so slot i has a's shape without that axis"
+    if len(items) == len(want) and all(g.size == w.size and g.shape != w.shape and close(g, w.reshape(g.shape), 0, 0)
+                                       for g, w in zip(items, want)):
+        return ("your slices have the right values but the wrong shape: drop only the split axis (np.squeeze also "
+                "drops every other axis of size 1)")
+    if len(items) != len(want):
+        return "there must be one slice per index along axis: a.shape[axis] slots, each a slice of a"
+    if len(want) > 1 and all(close(g, w, 0, 0) for g, w in zip(items, want[::-1])):
+        return "your slices are in reverse order: " + SPLIT_VALUES
+    return SPLIT_VALUES
+
+
+def _split_compute_problem(out, a, axis) -> str | None:
+    if out["kind"] != "tuple":
+        return SPLIT_KIND.get(out["kind"], "compute must return a Python tuple of numpy arrays, one per slice")
+    problem = _split_values_problem(out["items"], a, axis % a.ndim)
+    if problem:
+        return problem
+    if not out["input_unchanged"]:
+        return "compute changed its input array: do not modify a"
+    if any(item.dtype != a.dtype for item in out["items"]):
+        return SPLIT_DTYPE
+    return None
+
+
+SPLIT_CASES = [((3, 2), 0), ((3, 2), 1), ((2, 3, 4), 0), ((2, 3, 4), 1), ((2, 3, 4), 2), ((4, 1, 3), 0), ((2, 2), 1)]
+
+
+@graded("6.3", points=2)
+def test_split_compute_slices(observe):
+    """compute returns the slices along axis for several shapes and axes"""
+    r = rng(61)
+    for shape, axis in SPLIT_CASES:
+        a = r.standard_normal(shape)
+        problem = _split_compute_problem(observe(P.split_compute, a=a, axis=axis), a, axis)
+        assert problem is None, problem
+
+
+@graded("6.3", points=1)
+def test_split_compute_returns_tuple_of_arrays(observe):
+    """compute returns a Python tuple of numpy arrays and leaves its input alone"""
+    a = np.arange(24.0).reshape(4, 3, 2)
+    problem = _split_compute_problem(observe(P.split_compute, a=a, axis=1), a, 1)
+    assert problem is None, problem
+
+
+@graded("6.3", points=1)
+def test_split_compute_keeps_dtype(observe):
+    """compute keeps the input's dtype (float32 stays float32, float64 stays float64)"""
+    for dtype in (np.float32, np.float64):
+        a = np.linspace(-1, 1, 12).reshape(3, 4).astype(dtype)
+        problem = _split_compute_problem(observe(P.split_compute, a=a, axis=1), a, 1)
+        assert problem is None, problem
+
+
+def _split_function_problem(out, a, axis) -> str | None:
+    if out["kind"] in ("tuple", "list") and out["tuple_items"] == "arrays":
+        return ("split returned numpy arrays (compute's values): call your Split op on the Tensor a, which makes the "
+                "TensorTuple graph node and calls compute for you")
+    if out["kind"] in ("tuple", "list"):
+        return ("split returned a Python tuple of Tensors (separate nodes): it must return one TensorTuple node, "
+                "your Split op applied to a")
+    if out["kind"] == "none":
+        return "split returned None: it must return the TensorTuple node made by applying your Split op to a"
+    if out["kind"] != "tensortuple":
+        return "split must return a needle TensorTuple, the node made by applying your Split op to a"
+    if out["cached_kind"] != "tuple":
+        return SPLIT_KIND.get(out["cached_kind"], "compute must return a Python tuple of numpy arrays, one per slice")
+    problem = _split_values_problem(out["items"], a, axis % a.ndim)
+    if problem:
+        return problem
+    if not out["op_is_own"]:
+        return "the TensorTuple's op must be an instance of your Split class (apply your op to a)"
+    if not out["input_is_a"]:
+        return "the TensorTuple's only input must be a itself: apply your Split op to a"
+    if any(item.dtype != a.dtype for item in out["items"]):
+        return SPLIT_DTYPE
+    return None
+
+
+@graded("6.3", points=1)
+def test_split_function(observe):
+    """split(a, axis) returns one TensorTuple node made by your Split, whose slots are the slices"""
+    r = rng(62)
+    for shape, axis in [((3, 2), 1), ((2, 3, 2), 0)]:
+        a = r.standard_normal(shape).astype(np.float32)
+        problem = _split_function_problem(observe(P.split_function, a=a, axis=axis), a, axis)
+        assert problem is None, problem
+
+
+ONE_ADJOINT_SPLIT = ("your gradient returned one adjoint per slot: gradient returns one adjoint per input, and Split "
+                     "has one input, a, so it returns one Tensor of a's shape assembled from the slots' adjoints")
+SPLIT_GRAD_KIND = {
+    "tensortuple": ("your gradient returned a TensorTuple (the slot adjoints as they came in): Split has one input, a, "
+                    "whose adjoint is one Tensor of a's shape assembled from the slots' adjoints"),
+    "tuple": ONE_ADJOINT_SPLIT,
+    "list": ONE_ADJOINT_SPLIT,
+    "adjoint_count": ONE_ADJOINT_SPLIT,
+    "none": "your gradient returned None: return the adjoint of a, a needle Tensor of a's shape",
+    "ndarray": ("your gradient returned a numpy array: build the adjoint with needle ops on the Tensors in out_grad, "
+                "so that it is a needle Tensor"),
+    "dtype_mismatch": ("your gradient mixes float32 and float64 tensors (needle does not promote dtypes): give every "
+                       "constant you build the dtype of out_grad"),
+    "shape_mismatch": ("your gradient combines tensors of different shapes (needle never broadcasts implicitly): make "
+                       "the shapes agree explicitly (reshape, broadcast_to)"),
+    "broadcast_error": ("your gradient broadcasts a tensor to a shape it cannot reach (each axis must match or be 1, new "
+                        "axes go in front): a slot's adjoint lacks the split axis, give it back with size 1 first"),
+    "reshape_error": "your gradient reshapes a tensor into a shape with another number of elements",
+    "raised": "your gradient raised an exception",
+}
+SPLIT_ADDED = ("your gradient adds the slot adjoints together (as for FusedAddScalars): here each slot is a different "
+               "part of a, so slot i's adjoint belongs only at index i along the axis")
+SPLIT_OTHER_AXIS = ("your gradient puts the slot adjoints back along another axis: slot i is the slice at index i along "
+                    "the split axis, so its adjoint goes back there")
+SPLIT_SHAPE = "your gradient's result does not have a's shape: the adjoint of a has a's shape, the split axis included"
+SPLIT_ORDER = "your gradient puts the slot adjoints in reverse order: slot i's adjoint belongs at index i along the axis"
+SPLIT_ZERO = "your gradient is zero: every slot's adjoint must reach the part of a it came from"
+SPLIT_MISSING = ("your gradient leaves some slots out: every slot's adjoint must appear at its own index along the axis "
+                 "(out_grad already holds zeros for the slots nobody used)")
+SPLIT_GENERIC = ("wrong adjoint of a: each element of a lives in exactly one slice, so its adjoint is that slice's "
+                 "adjoint at the same position")
+SPLIT_DETACHED = ("your gradient has no graph: it was computed outside needle's ops (in numpy) and wrapped in a new "
+                  "Tensor, so backward(create_graph=True) cannot differentiate it: build it with needle ops on out_grad")
+SPLIT_GRAD_DTYPE = "the gradient's dtype differs from the data's (float32 must stay float32, float64 float64): give every constant you build the dtype of out_grad"
+
+
+SPLIT_PRIORITY = [("added", SPLIT_ADDED), ("other_axis", SPLIT_OTHER_AXIS), ("reversed", SPLIT_ORDER),
+                  ("zero", SPLIT_ZERO), ("missing", SPLIT_MISSING), ("shape", SPLIT_SHAPE)]
+SPLIT_CAL = (np.arange(12.0).reshape(3, 4), 1)  # calibration: a, axis (a generic split into 4 slots)
+
+
+def _split_hypotheses(out, slots, axis: int):
+    """A message when the result's type says what is wrong, else the set of readings of the
+    result: "correct", "added", "other_axis", "reversed", "zero", "missing", "shape"."""
+    if isinstance(out, str):
+        return SPLIT_GRAD_KIND.get(out, "your gradient must return a needle Tensor, the adjoint of a")
+    slots = [np.asarray(s, dtype=np.float64) for s in slots]
+    want = np.stack(slots, axis)
+    readings = set()
+    if close(out, want, rtol=1e-5, atol=1e-7):
+        readings.add("correct")
+    if len(slots) > 1 and close(out, sum(slots)):
+        readings.add("added")
+    if any(k != axis and close(out, np.stack(slots, k)) for k in range(want.ndim)):
+        readings.add("other_axis")
+    if np.shape(out) != want.shape:
+        return readings | {"shape"}
+    if len(slots) > 1 and close(out, np.stack(slots[::-1], axis)):
+        readings.add("reversed")
+    if close(out, 0.0 * want):
+        readings.add("zero")
+    pieces = [np.take(out, i, axis=axis) for i in range(len(slots))]
+    if all(close(p, s) or close(p, 0.0 * s) for p, s in zip(pieces, slots)):
+        readings.add("missing")  # every slice is its slot's adjoint or zeros
+    return readings
+
+
+def _split_problem(observe, calls) -> str | None:
+    """What is wrong with the student's Split.gradient, from its calls [(out, slots, axis)]:
+    None when every result is right; else the one reading all results and a calibration share."""
+    readings = []
+    for out, slots, axis in calls:
+        got = _split_hypotheses(out, slots, axis)
+        if isinstance(got, str):
+            return got
+        readings.append(got)
+    if all("correct" in r for r in readings):
+        return None
+    a, axis = SPLIT_CAL
+    slots = [np.take(a, i, axis=axis) * (i + 1) - 3.0 for i in range(a.shape[axis])]
+    cal = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots, catch=True), slots, axis)
+    if isinstance(cal, str):
+        return cal
+    common = set(cal).intersection(*readings)
+    return next((message for name, message in SPLIT_PRIORITY if name in common), SPLIT_GENERIC)
+
+
+def _split_recorded(report, axes) -> list:
+    """(out, slots, axis) of every call of the student's Split.gradient in a probe; ``axes`` gives
+    each call's (non-negative) axis, in the order backward visits the Split nodes (last first)."""
+    return [(c["out"], c["slots"], axis) for c, axis in zip(report["calls"], axes)]
+
+
+def _split_gradient(observe, report, shape, axes, dtype="float64") -> np.ndarray:
+    problem = _split_problem(observe, _split_recorded(report, axes))
+    assert problem is None, problem
+    grad = report["grad"]
+    if isinstance(grad, str):
+        raise AssertionError(SPLIT_GRAD_KIND.get(grad, SPLIT_GENERIC))
+    assert np.shape(grad) == tuple(shape), SPLIT_SHAPE
+    assert grad.dtype == np.dtype(dtype), SPLIT_GRAD_DTYPE
+    return grad
+
+
+@graded("6.3", points=2)
+def test_split_gradient_of_given_slot_adjoints(observe):
+    """gradient of given slot adjoints, many shapes and axes"""
+
+    @SETTINGS
+    @given(
+        shape=hnp.array_shapes(min_dims=2, max_dims=3, min_side=1, max_side=4),
+        axis_seed=st.integers(0, 2),
+        seed=st.integers(0, 2**16),
+    )
+    def prop(shape, axis_seed, seed):
+        axis = axis_seed % len(shape)
+        shape = shape[:axis] + (max(2, shape[axis]),) + shape[axis + 1:]
+        r = np.random.default_rng(seed)
+        a = r.standard_normal(shape)
+        slots = [r.standard_normal(s.shape) for s in _slices(a, axis)]
+        # each element of a is in exactly one slice, with Jacobian 1: slot i's adjoint goes back to index i
+        problem = _split_problem(observe, [(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots), slots, axis)])
+        assert problem is None, problem
+
+    prop()
+
+
+@graded("6.3", points=2)
+def test_split_gradient_by_hand(observe):
+    """gradient of sum(t[0] * t[1]) checked by hand for both axes of a 2x2 matrix, float64 and float32"""
+    a = np.array([[1.0, 2.0], [3.0, 4.0]])
+    # axis 0: t0 = (1, 2), t1 = (3, 4); L = sum(t0 * t1) = 1*3 + 2*4
+    #   dL/dt0 = t1, dL/dt1 = t0, so dL/da = [[3, 4], [1, 2]] (the rows swapped)
+    # axis 1: t0 = (1, 3), t1 = (2, 4); L = 1*2 + 3*4: dL/da = [[2, 1], [4, 3]] (the columns swapped)
+    for axis, want in [(0, [[3.0, 4.0], [1.0, 2.0]]), (1, [[2.0, 1.0], [4.0, 3.0]])]:
+        for dtype in ("float64", "float32"):
+            report = observe(P.split_loss_gradient, graph="product", x=a, axis=axis, dtype=dtype)
+            got = _split_gradient(observe, report, a.shape, [axis], dtype)
+            assert_close(got, want, SPLIT_GENERIC, rtol=1e-6, atol=1e-6)
+
+
+@graded("6.3", points=1)
+def test_split_gradient_unused_slots(observe):
+    """gradient when one slot only is used: the other slices of a get zeros"""
+    r = rng(63)
+    x = r.standard_normal((3, 2))
+    w = r.standard_normal(2)
+    # L = sum(w * t[2]) with t = split(x, 0): dL/dx = [0, 0, w] (rows 0 and 1 unused)
+    report = observe(P.split_loss_gradient, graph="one_slot", x=x, axis=0, w0=w, slot=2)
+    want = np.stack([np.zeros(2), np.zeros(2), w])
+    assert_close(_split_gradient(observe, report, x.shape, [0]), want, SPLIT_GENERIC, rtol=1e-9, atol=1e-9)
+
+
+@graded("6.3", points=2)
+def test_split_gradient_central_differences(observe):
+    """gradient in larger graphs (slots reused, split of a split) against float64 central differences"""
+    r = rng(64)
+    x = r.standard_normal((2, 3, 4)) * 0.5
+    w0, w1 = r.standard_normal((2, 4)), r.standard_normal(4)
+
+    def reuse(xv):  # the math of P.build_split_loss("reuse") with axis 1
+        t0, t1, t2 = (xv[:, i, :] for i in range(3))
+        return np.sum(t0 * t2 * w0) + np.sum(t2 * t2) + np.sum(t1 * t0) + np.sum(t2)
+
+    report = observe(P.split_loss_gradient, graph="reuse", x=x, axis=1, w0=w0)
+    assert_close(_split_gradient(observe, report, x.shape, [1]), central_differences(reuse, x), SPLIT_GENERIC, rtol=1e-5, atol=1e-6)
+
+    def composed(xv):  # the math of P.build_split_loss("composed"): h = exp(x / 2), split along 1, t2 split along 0
+        h = np.exp(0.5 * xv)
+        t0, t1, t2 = (h[:, i, :] for i in range(3))
+        u0, u1 = t2[0], t2[1]
+        return np.sum(t0 * t1 * w0) + np.sum(np.log(t2)) + np.sum(u0 * u1) + np.sum(u1 * w1)
+
+    report = observe(P.split_loss_gradient, graph="composed", x=x, axis=1, w0=w0, w1=w1)
+    # backward visits the inner split (of t[2], axis 0) before the outer one (axis 1)
+    got = _split_gradient(observe, report, x.shape, [0, 1])
+    assert_close(got, central_differences(composed, x), SPLIT_GENERIC, rtol=1e-5, atol=1e-6)
+
+
+@graded("6.3", points=1)
+def test_split_gradient_is_differentiable(observe):
+    """the gradient is built from needle ops: its own derivative, by hand"""
+    x = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5]])
+    v = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0]])
+    # L = sum(t0 * t1) with t = split(x, 0): g = dL/dx = [x1; x0] (rows swapped)
+    # S = sum(g * v) = sum(x1 * v0) + sum(x0 * v1), so dS/dx = [v1; v0]
+    out = observe(P.split_second_order, x=x, axis=0, v=v)
+    problem = _split_problem(observe, _split_recorded(out, [0]))
+    assert problem is None, problem
+    result = out["result"]
+    if isinstance(result, str):
+        raise AssertionError(SPLIT_DETACHED if result == "detached" else SPLIT_GRAD_KIND.get(result, SPLIT_GENERIC))
+    assert_close(result, v[::-1], SPLIT_GENERIC, rtol=1e-9, atol=1e-9)
+
+
+@graded("6.3", points=1)
+def test_split_negative_axis(observe):
+    """a negative axis counts from the end, in compute and in gradient"""
+    r = rng(65)
+    a = r.standard_normal((2, 3, 4))
+    for axis in (-1, -2):
+        problem = _split_compute_problem(observe(P.split_compute, a=a, axis=axis, catch=True), a, axis)
+        assert problem is None, problem + NEGATIVE
+    slots = [r.standard_normal((2, 3)) for _ in range(4)]
+    out = observe(P.split_direct_gradient, a=a, axis=-1, slots=slots, catch=True)
+    got = _split_hypotheses(out, slots, 2)
+    if isinstance(got, str) or "correct" not in got:
+        problem = got if isinstance(got, str) else next((m for n, m in SPLIT_PRIORITY if n in got), SPLIT_GENERIC)
+        raise AssertionError(problem + NEGATIVE)
+
+
+# Right answers other than the instructor's: each must get full marks and pass the visible tests.
+ACCEPTED = {
+    "compute_with_np_add_and_op_call": {"task6_1_fused_add_scalars": '''
+class FusedAddScalars(TensorTupleOp):
+    """Task 6.1"""
+
+    def __init__(self, c0, c1):
+        self.c0, self.c1 = float(c0), float(c1)
+
+    def compute(self, a):
+        return tuple(np.add(a, c) for c in (self.c0, self.c1))
+
+
+def fused_add_scalars(a, c0, c1):
+    op = FusedAddScalars(c0, c1)
+    return op(a)
+'''},
+    "gradient_with_ops_add": {"task6_2_gradient": '''
+def gradient(self, out_grad, node):
+    return ops.add(out_grad[0], out_grad[1])
+
+
+FusedAddScalars.gradient = gradient
+'''},
+    "gradient_as_one_tuple_by_sum": {"task6_2_gradient": '''
+def gradient(self, out_grad, node):
+    return (sum(out_grad),)  # one adjoint per input, as a 1-tuple; sum() starts from 0
+
+
+FusedAddScalars.gradient = gradient
+'''},
+    "split_take_and_broadcast_masks": {"task6_3_split": '''
+class Split(TensorTupleOp):
+    """Task 6.3"""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        axis = self.axis % a.ndim
+        return tuple(np.take(a, i, axis=axis) for i in range(a.shape[axis]))
+
+    def gradient(self, out_grad, node):
+        shape = node.inputs[0].shape
+        axis = self.axis % len(shape)
+        n = shape[axis]
+        one_axis = [1] * len(shape)
+        one_axis[axis] = n
+        parts = []
+        for i in range(n):
+            g = out_grad[i]
+            e = np.eye(n, dtype=g.dtype)[i].reshape(one_axis)  # 1 at index i along the axis
+            slot = ops.broadcast_to(ops.reshape(g, g.shape[:axis] + (1,) + g.shape[axis:]), shape)
+            parts.append(slot * ops.broadcast_to(ndl.Tensor(e, dtype=g.dtype, requires_grad=False), shape))
+        return sum(parts[1:], parts[0])
+
+
+def split(a, axis):
+    return Split(axis)(a)
+'''},
+    "split_np_split_squeezed": {"task6_3_split": '''
+class Split(TensorTupleOp):
+    """Task 6.3"""
+
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        pieces = np.split(a, a.shape[self.axis], axis=self.axis)
+        return tuple(np.squeeze(p, axis=self.axis) for p in pieces)
+
+    def gradient(self, out_grad, node):
+        a = node.inputs[0]
+        axis = self.axis if self.axis >= 0 else self.axis + len(a.shape)
+        kept = list(a.shape)
+        kept[axis] = 1
+        grad = None
+        for i in range(a.shape[axis]):
+            mask = np.zeros(a.shape, dtype=out_grad[i].dtype)
+            index = [slice(None)] * len(a.shape)
+            index[axis] = i
+            mask[tuple(index)] = 1.0
+            term = out_grad[i].reshape(tuple(kept)).broadcast_to(a.shape) * ndl.Tensor(mask, dtype=mask.dtype, requires_grad=False)
+            grad = term if grad is None else grad + term
+        return grad
+
+
+def split(a, axis):
+    return Split(axis)(a)
+'''},
+}

@@ -22,8 +22,19 @@ def naive_init(fan_in, fan_out):
     return ndl.init.randn(fan_in, fan_out)
 
 
+def seeded_init(c: float):
+    """init_fn drawing c * N(0, 1) weights from numpy's global generator (float32): with the seed
+    known, the trusted side can redo the whole computation."""
+
+    def init_fn(fan_in, fan_out):
+        return ndl.Tensor(c * np.random.randn(fan_in, fan_out), dtype="float32", requires_grad=False)
+
+    return init_fn
+
+
 INITS = {
     "naive": lambda c: naive_init,
+    "seeded": seeded_init,
     "kaiming_normal_ref": lambda c: ndl.init.kaiming_normal,
     "kaiming_uniform_ref": lambda c: ndl.init.kaiming_uniform,
     "identity": identity_init,
@@ -70,14 +81,16 @@ def draw_twice_and_reseed(ns, name: str, fan_in: int, fan_out: int, seed: int):
 @probe("activation_stds")
 def stds(ns, init: str, depth: int, width: int, n_samples: int, seed: int, c: float = 1.0):
     base = INITS[init](c)
-    calls = []
+    calls, weight_stds = [], []
 
     def init_fn(fan_in, fan_out):
         calls.append([int(fan_in), int(fan_out)])
-        return base(fan_in, fan_out)
+        w = base(fan_in, fan_out)
+        weight_stds.append(float(np.std(w.numpy())))
+        return w
 
     np.random.seed(seed)
     out = need(ns, "activation_stds")(init_fn, depth, width, n_samples)
     is_list = isinstance(out, (list, tuple))
     values = [float(v) if _is_number(v) else None for v in out] if is_list else None
-    return {"is_list": is_list, "values": values, "calls": calls}
+    return {"is_list": is_list, "values": values, "calls": calls, "weight_stds": weight_stds}

@@ -1,0 +1,15 @@
+"""activation_stds applies the ReLU before the matmul: x = relu(x) @ W."""
+NOTEBOOK = "07_init_variance"
+CELLS = {
+    "task7_3_activation_stds": '''
+def activation_stds(init_fn, depth, width, n_samples):
+    x = ndl.Tensor(np.random.randn(n_samples, width), dtype="float32")
+    stds = []
+    for _ in range(depth):
+        x = ndl.ops.relu(x) @ init_fn(width, width)
+        stds.append(float(np.std(x.numpy())))
+    return stds
+''',
+}
+MUST_FAIL = ['test_stds_relu_after_every_layer', 'test_stds_draws_the_input_first']
+HINT = 'before the matmul'

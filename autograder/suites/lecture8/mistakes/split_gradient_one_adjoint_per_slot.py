@@ -1,0 +1,23 @@
+"""Split.gradient returns the slot adjoints themselves, one per slot (as MakeTensorTuple does),
+for an op with one input."""
+NOTEBOOK = "06_tensor_tuple"
+CELLS = {
+    "task6_3_split": '''
+class Split(TensorTupleOp):
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        return tuple(np.moveaxis(a, self.axis, 0))
+
+    def gradient(self, out_grad, node):
+        return tuple(out_grad[i] for i in range(len(out_grad)))
+
+
+def split(a, axis):
+    return Split(axis)(a)
+''',
+}
+MUST_FAIL = ['test_split_gradient_of_given_slot_adjoints', 'test_split_gradient_by_hand', 'test_split_gradient_unused_slots', 'test_split_gradient_central_differences', 'test_split_gradient_is_differentiable', 'test_split_negative_axis']
+HINT = 'one adjoint per input'
+VISIBLE = True

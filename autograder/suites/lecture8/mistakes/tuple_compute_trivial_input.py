@@ -1,0 +1,21 @@
+"""Task 6.1 answered trivially with the input: compute returns (a, a) and fused_add_scalars packs
+(a, a) with make_tuple. It must earn nothing."""
+NOTEBOOK = "06_tensor_tuple"
+CELLS = {
+    "task6_1_fused_add_scalars": '''
+class FusedAddScalars(TensorTupleOp):
+    def __init__(self, c0, c1):
+        self.c0 = c0
+        self.c1 = c1
+
+    def compute(self, a):
+        return a, a
+
+
+def fused_add_scalars(a, c0, c1):
+    return ops.make_tuple(a, a)
+''',
+}
+MUST_FAIL = ['task:6.1']
+HINT = 'a + c0 and a + c1'
+VISIBLE = True
