@@ -21,6 +21,7 @@ interrupted run keeps what finished; running the same command again grades every
 from __future__ import annotations
 
 import functools
+import gc
 import hashlib
 import multiprocessing
 import os
@@ -180,6 +181,9 @@ def _grade_in_child(job: Job, assignment: Assignment, timeout: float, deadline: 
         return "retry", f"could not start a grading process ({exc.strerror})"
     if pid == 0:
         try:
+            # the worker's own heap (Dask, tornado) is never garbage here: keep the collector off
+            # it, so it neither spends time on it nor copies its pages
+            gc.freeze()
             receive.close()
             batch._child(send, job, assignment, timeout, zygote.path)
         finally:
