@@ -674,13 +674,20 @@ def test_split_negative_axis(observe):
     a = r.standard_normal((2, 3, 4))
     for axis in (-1, -2):
         problem = _split_compute_problem(observe(P.split_compute, a=a, axis=axis, catch=True), a, axis)
-        assert problem is None, problem + NEGATIVE
+        if problem:  # said as such only when the same axis counted from the front is right
+            same = _split_compute_problem(observe(P.split_compute, a=a, axis=axis % a.ndim, catch=True), a, axis)
+            raise AssertionError(problem if same == problem else problem + NEGATIVE)
     slots = [r.standard_normal((2, 3)) for _ in range(4)]
-    out = observe(P.split_direct_gradient, a=a, axis=-1, slots=slots, catch=True)
-    got = _split_hypotheses(out, slots, 2)
-    if isinstance(got, str) or "correct" not in got:
-        problem = got if isinstance(got, str) else next((m for n, m in SPLIT_PRIORITY if n in got), SPLIT_GENERIC)
-        raise AssertionError(problem + NEGATIVE)
+
+    def gradient_problem(axis):
+        got = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots, catch=True), slots, 2)
+        if isinstance(got, str) or "correct" in got:
+            return None if not isinstance(got, str) else got
+        return next((m for n, m in SPLIT_PRIORITY if n in got), SPLIT_GENERIC)
+
+    problem = gradient_problem(-1)
+    if problem:
+        raise AssertionError(problem if gradient_problem(2) == problem else problem + NEGATIVE)
 
 
 # Right answers other than the instructor's: each must get full marks and pass the visible tests.

@@ -28,3 +28,4 @@ def split(a, axis):
 }
 MUST_FAIL = ['test_split_gradient_of_given_slot_adjoints', 'test_split_gradient_by_hand', 'test_split_gradient_central_differences', 'test_split_gradient_is_differentiable', 'test_split_negative_axis']
 HINT = 'leaves some slots out'
+VISIBLE = True
