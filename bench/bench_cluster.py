@@ -2,7 +2,7 @@
 `grade --scheduler` on a Dask cluster of two single-threaded worker processes on the same
 cores, measured in one run (interleaved, medians).
 
-    .venv/bin/python bench/bench_cluster.py [--students 4] [--repeats 5]
+    .venv/bin/python bench/bench_cluster.py [--students 8] [--repeats 5]
 
 Each run is the whole command, as an instructor types it (the cluster's includes importing
 distributed and connecting). The cluster is started once and stays up between runs, as a
@@ -43,7 +43,7 @@ def grading(root: Path, out: Path, *how: str):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=4)
+    parser.add_argument("--students", type=int, default=8)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
