@@ -75,7 +75,9 @@ class CourseOnWorker(WorkerPlugin):
         self.name = f"needle-course-{digest.hexdigest()[:32]}"
 
     def setup(self, worker) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="needle-course-"))  # 0700: solutions and hidden suites
+        # 0700 (solutions and hidden suites), in the worker's own folder, which Dask removes even
+        # after the worker was killed
+        self.root = Path(tempfile.mkdtemp(prefix="needle-course-", dir=worker.local_directory))
         for path, data in self.files:
             (self.root / path).parent.mkdir(parents=True, exist_ok=True)
             (self.root / path).write_bytes(data)
@@ -95,7 +97,7 @@ class WorkerGrader(WorkerPlugin):
         import autograder.runner  # noqa: F401  (pytest, numpy, needle: each forked child starts with them)
 
         self.lock = threading.Lock()
-        self.dir = Path(tempfile.mkdtemp(prefix="needle-course-submissions-"))
+        self.dir = Path(tempfile.mkdtemp(prefix="needle-course-submissions-", dir=worker.local_directory))
         self._zygote = None
         self.zygote()  # started from the worker's main thread, so it lives as long as the worker
 
