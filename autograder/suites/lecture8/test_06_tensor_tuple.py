@@ -446,6 +446,9 @@ def _split_function_problem(out, a, axis) -> str | None:
                 "your Split op applied to a")
     if out["kind"] == "none":
         return "split returned None: it must return the TensorTuple node made by applying your Split op to a"
+    if out["kind"] == "type_error":
+        return ("split raised TypeError: split receives a needle Tensor, not a numpy array; apply your Split op to it "
+                "(calling the op makes the node and calls compute with the numpy array)")
     if out["kind"] != "tensortuple":
         return "split must return a needle TensorTuple, the node made by applying your Split op to a"
     if out["cached_kind"] != "tuple":

@@ -13,3 +13,4 @@ def activation_stds(init_fn, depth, width, n_samples):
 }
 MUST_FAIL = ['test_stds_relu_after_every_layer', 'test_stds_draws_the_input_first']
 HINT = 'before the matmul'
+VISIBLE = True

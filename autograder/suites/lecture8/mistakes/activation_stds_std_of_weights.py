@@ -14,3 +14,4 @@ def activation_stds(init_fn, depth, width, n_samples):
 }
 MUST_FAIL = ['task:7.3']
 HINT = 'std of the weights'
+VISIBLE = True

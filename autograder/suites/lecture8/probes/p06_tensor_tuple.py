@@ -289,8 +289,12 @@ def split_compute(ns, a, axis: int, catch: bool = False):
 def split_function(ns, a, axis: int):
     """split(a, axis) on a Tensor that requires grad: type, op, inputs, items by indexing."""
     x = Tensor(np.array(a), dtype=np.array(a).dtype.name)
-    t = need(ns, "split")(x, axis)
-    cls = need(ns, "Split")
+    split_fn, cls = need(ns, "split"), need(ns, "Split")
+    try:
+        t = split_fn(x, axis)
+    except TypeError:  # e.g. numpy called on the Tensor: compute used directly instead of the op
+        return {"kind": "type_error", "op_is_own": False, "input_is_a": False, "items": None, "cached_kind": None,
+                "tuple_items": None}
     info = {"kind": _kind(t), "op_is_own": False, "input_is_a": False, "items": None, "cached_kind": None,
             "tuple_items": _tuple_items(t) if isinstance(t, (tuple, list)) else None}
     if isinstance(t, TensorTuple):
