@@ -1,7 +1,7 @@
 """Untrusted submissions: one fixture per threat, graded in one batch beside an honest one.
 
-Each asserts the exact score the submission's code earns (01_graph_accumulation: Task 1.1
-and Task 1.2 are 10 points each) and that the rest of the batch is intact.
+Each asserts the exact score the submission's code earns on 01_graph_accumulation (all of it,
+Task 1.1's points, Task 1.2's, or nothing) and that the rest of the batch is intact.
 """
 import csv
 import io
@@ -16,12 +16,17 @@ import pytest
 
 from autograder import cli
 from autograder.sandbox.confine import landlock_abi
+from autograder.suiterun import collect_tests
 from conftest import LECTURE8
 
 ASSIGNMENT = LECTURE8.name
 NB = "01_graph_accumulation"
 SUITE = LECTURE8.suite(NB)
 SOLUTION_NB = LECTURE8.source_notebook(NB)
+TESTS = collect_tests(SUITE)
+T11 = sum(p for _, _, task, p in TESTS if task == "1.1")  # what a submission earns with Task 1.1 alone
+T12 = sum(p for _, _, task, p in TESTS if task == "1.2")
+FULL = T11 + T12
 
 
 def solution(grade_id):
@@ -120,32 +125,32 @@ print("y" * 5_000_000)
 
 # student -> (replacement solution cells, exact score on 01_graph_accumulation)
 THREATS = {
-    "honest": ({}, 20),
+    "honest": ({}, FULL),
     "patches_everything": ({"task1_1_count_graph_nodes": PATCH_EVERYTHING, "task1_2_graph_depth": STUB2}, 0),
-    "exit_at_import": ({"task1_1_count_graph_nodes": C1 + "\nimport os\nos._exit(0)\n"}, 10),
-    "systemexit_at_import": ({"task1_1_count_graph_nodes": C1 + "\nraise SystemExit(3)\n"}, 20),
-    "keyboardinterrupt_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    raise KeyboardInterrupt"}, 10),
-    "sys_exit_in_method": ({"task1_2_graph_depth": "import sys\ndef graph_depth(t):\n    sys.exit(0)"}, 10),
-    "endless_loop_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    while True:\n        pass"}, 10),
-    "sleep_at_import": ({"task1_1_count_graph_nodes": C1 + "\nimport time\ntime.sleep(10**6)\n"}, 10),
+    "exit_at_import": ({"task1_1_count_graph_nodes": C1 + "\nimport os\nos._exit(0)\n"}, T12),
+    "systemexit_at_import": ({"task1_1_count_graph_nodes": C1 + "\nraise SystemExit(3)\n"}, FULL),
+    "keyboardinterrupt_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    raise KeyboardInterrupt"}, T11),
+    "sys_exit_in_method": ({"task1_2_graph_depth": "import sys\ndef graph_depth(t):\n    sys.exit(0)"}, T11),
+    "endless_loop_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    while True:\n        pass"}, T11),
+    "sleep_at_import": ({"task1_1_count_graph_nodes": C1 + "\nimport time\ntime.sleep(10**6)\n"}, T12),
     "memory_hog": ({"task1_1_count_graph_nodes": C1 + "\nhog = [bytearray(10**8) for _ in range(10**4)]\n",
-                    "task1_2_graph_depth": "def graph_depth(t):\n    return len(bytearray(2**44))"}, 10),
-    "spawns_processes": ({"task1_1_count_graph_nodes": C1 + "\nimport os, subprocess\ntry:\n    subprocess.Popen(['sleep', '1000'])\nexcept OSError:\n    pass\ntry:\n    os.fork()\nexcept OSError:\n    pass\n"}, 20),
-    "prints_lookalike_results": ({"task1_1_count_graph_nodes": C1 + PRINT_LOOKALIKE}, 20),
+                    "task1_2_graph_depth": "def graph_depth(t):\n    return len(bytearray(2**44))"}, T11),
+    "spawns_processes": ({"task1_1_count_graph_nodes": C1 + "\nimport os, subprocess\ntry:\n    subprocess.Popen(['sleep', '1000'])\nexcept OSError:\n    pass\ntry:\n    os.fork()\nexcept OSError:\n    pass\n"}, FULL),
+    "prints_lookalike_results": ({"task1_1_count_graph_nodes": C1 + PRINT_LOOKALIKE}, FULL),
     "forges_protocol_replies": ({"task1_1_count_graph_nodes": STUB1 + "\n" + FORGE, "task1_2_graph_depth": "def graph_depth(t):\n" + "\n".join("    " + l for l in FORGE.strip().splitlines()) + "\n    return -1"}, 0),
-    "writes_files": ({"task1_1_count_graph_nodes": C1 + "\n" + WRITE_FILES}, 20),
+    "writes_files": ({"task1_1_count_graph_nodes": C1 + "\n" + WRITE_FILES}, FULL),
     "reads_hidden_files": ({"task1_1_count_graph_nodes": READ_SECRETS, "task1_2_graph_depth": "# defined above"}, 0),
-    "kills_other_processes": ({"task1_1_count_graph_nodes": C1 + KILL_OTHERS}, 20),
+    "kills_other_processes": ({"task1_1_count_graph_nodes": C1 + KILL_OTHERS}, FULL),
 }
 CELL_EDITS = ["deleted_test_cells", "duplicated_and_reordered", "solution_turned_markdown", "malformed_json", "not_utf8", "enormous"]
-CELL_EDIT_SCORES = {"deleted_test_cells": 20, "duplicated_and_reordered": 20, "solution_turned_markdown": 10, "malformed_json": 0, "not_utf8": 0, "enormous": 0}
+CELL_EDIT_SCORES = {"deleted_test_cells": FULL, "duplicated_and_reordered": FULL, "solution_turned_markdown": T11, "malformed_json": 0, "not_utf8": 0, "enormous": 0}
 
 
 def _write_submission(release_nb, folder: Path, cells: dict, paths: dict) -> None:
     nb = nbformat.read(release_nb, 4)
     for cell in nb.cells:
         gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-        if cell.metadata.get("nbgrader", {}).get("solution"):
+        if cell.metadata.get("nbgrader", {}).get("solution") and cell.cell_type == "code":
             source = cells.get(gid, {"task1_1_count_graph_nodes": C1, "task1_2_graph_depth": C2}[gid])
             for key, value in paths.items():
                 source = source.replace(key, repr(value))
@@ -170,7 +175,7 @@ def _cell_edit(kind: str, folder: Path) -> None:
     if kind == "deleted_test_cells":
         nb.cells = [c for c in nb.cells if not c.metadata.get("nbgrader", {}).get("grade")]
     elif kind == "duplicated_and_reordered":
-        sols = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution")]
+        sols = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"]
         stub_copy = nbformat.from_dict(json.loads(json.dumps(sols[0])))
         stub_copy.source = STUB1
         stub_copy.id = "stub-copy"
@@ -227,13 +232,13 @@ def test_exact_score(batch, student):
     totals, rows = _scores(out)
     expected = THREATS[student][1] if student in THREATS else CELL_EDIT_SCORES[student]
     assert totals[student] == expected
-    assert rows[student] == 14, "every test of the notebook is reported, whatever happened"
+    assert rows[student] == len(TESTS), "every test of the notebook is reported, whatever happened"
 
 
 def test_rest_of_batch_intact(batch):
     root, out, suite_before, sleepers_before = batch
     totals, _ = _scores(out)
-    assert totals["solved"] == 20 and totals["honest"] == 20
+    assert totals["solved"] == FULL and totals["honest"] == FULL
     assert (root / "submitted" / "solved" / ASSIGNMENT / f"{NB}.ipynb").exists()
     assert "pwned" not in (root / "submitted" / "solved" / ASSIGNMENT / f"{NB}.ipynb").read_text()
     assert not (out / "hacked.txt").exists()
