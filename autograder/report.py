@@ -179,12 +179,20 @@ def summary_table(results: list[NotebookResult]) -> str:
 
 
 def isolation_summary(results: list[NotebookResult]) -> str:
-    """One line on what the sandbox enforced, with a warning if any layer was missing."""
+    """One line on what the sandbox enforced in every worker (a layer missing in any is named)."""
     reports = [r.isolation for r in results if r.isolation]
     if not reports:
         return "isolation: no worker was started"
-    weakest = min(reports, key=lambda e: (e.get("landlock", 0), e.get("seccomp", False)))
-    parts = [f"Landlock ABI {weakest['landlock']}" if weakest.get("landlock") else "NO Landlock (files readable)",
-             "seccomp" if weakest.get("seccomp") else "NO seccomp (processes, network allowed)",
-             "resource limits", "own process group, scratch directory, clean environment"]
+
+    def everywhere(key: str) -> bool:
+        return all(report.get(key) is True for report in reports)
+
+    abi = min(report.get("landlock", 0) for report in reports)
+    parts = [
+        f"Landlock ABI {abi}" if abi else "NO Landlock (files readable)",
+        "seccomp" if everywhere("seccomp") else "NO seccomp (threads, processes, signal handlers allowed)",
+        "unprivileged user" if everywhere("unprivileged") else "NO unprivileged user",
+        "guard (audit hook, integrity checks)" if everywhere("guard") else "NO guard",
+        "tagged replies, resource limits, own session, scratch directory, clean environment",
+    ]
     return "isolation: " + ", ".join(parts)

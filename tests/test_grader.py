@@ -2,11 +2,9 @@
 import csv
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import needle as ndl
-from needle import nn, ops
+from needle import nn
 from needle.gradcheck import gradcheck
 
 rng = np.random.default_rng(2)

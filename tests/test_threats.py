@@ -8,7 +8,6 @@ when a suite's points change.
 import csv
 import io
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +15,6 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder.course import task_of
 from autograder.sandbox.confine import X86_64, landlock_abi
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, venv_env
@@ -189,7 +187,6 @@ while time.monotonic() < _end:
 '''
 
 FILLS_DISK = '''
-import os
 
 def graph_depth(t) -> int:
     os.makedirs("keep/deeper", exist_ok=True)
@@ -203,7 +200,6 @@ def graph_depth(t) -> int:
 '''
 
 LOCKS_SCRATCH = '''
-import os
 os.makedirs("keep/inner", exist_ok=True)
 with open("keep/inner/data", "wb") as f:
     f.write(b"x" * 1024 * 1024)
