@@ -148,12 +148,12 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def timed_main(work: Path, processes: int) -> tuple[float, float, str]:
+def timed_main(assignment: Assignment, work: Path, processes: int) -> tuple[float, float, str]:
     """Wall and CPU seconds of ``originality.main`` with ``processes`` workers, and what it printed."""
     originality.default_jobs = lambda: processes  # main() uses every core; the bench chooses
     start, cpu = time.perf_counter(), cpu_seconds()
     with redirect_stdout(io.StringIO()) as printed:
-        status = originality.main(work, work / f"out{processes}", ASSIGNMENT, solutions=work / "solutions")
+        status = originality.main(assignment, work, work / f"out{processes}")
     if status != 0:
         sys.exit(f"originality.main exited {status}")
     return time.perf_counter() - start, cpu_seconds() - cpu, printed.getvalue()
@@ -171,7 +171,7 @@ def main():
         make_class(assignment, work, args.students)
         print(f"made {args.students} students x {args.notebooks} notebooks in {time.perf_counter() - start:.1f} s")
         cores = default_jobs()
-        runs = {n: timed_main(work, n) for n in sorted({cores, 1}, reverse=True)}
+        runs = {n: timed_main(assignment, work, n) for n in sorted({cores, 1}, reverse=True)}
         print(runs[cores][2].splitlines()[0])
         tasks = sum(len(originality.instructor_tasks(json.loads(assignment.source_notebook(n).read_text()), n)) for n in assignment.notebooks())
         pairs = tasks * args.students * (args.students - 1) // 2
