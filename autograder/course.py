@@ -33,6 +33,12 @@ class UnknownAssignment(LookupError):
     pass
 
 
+def checkout() -> Path:
+    """The folder this package sits in: a checkout of the course (with needle/, solutions/,
+    pyproject.toml) when installed in editable mode, site-packages otherwise."""
+    return Path(__file__).resolve().parents[1]
+
+
 def task_of(grade_id: str) -> str | None:
     """The task ("N.M") of an nbgrader cell named ``taskN_M_...``, else None."""
     m = TASK_IN_GRADE_ID.match(grade_id or "")
@@ -55,9 +61,8 @@ class Course:
         for folder in (here, *here.parents):
             if cls(folder).looks_like_a_course():
                 return cls(folder)
-        checkout = Path(__file__).resolve().parents[1]
-        if cls(checkout).looks_like_a_course():
-            return cls(checkout)
+        if cls(checkout()).looks_like_a_course():
+            return cls(checkout())
         raise CourseNotFound(
             f"no course root found from {here}: expected a folder with solutions/ and autograder/suites/ "
             f"(run from the course root, pass --course, or set {ROOT_ENV})"

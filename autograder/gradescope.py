@@ -18,7 +18,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from .course import Assignment
+from .course import Assignment, checkout
 from .submissions import Job
 
 SETUP_SH = """#!/usr/bin/env bash
@@ -68,14 +68,14 @@ def _files(src: Path, dest: str) -> list[tuple[Path, str]]:
 
 
 def build(assignment: Assignment, out: Path) -> Path:
-    checkout = Path(__file__).resolve().parents[1]  # where this grader and needle come from
-    if not (checkout / "pyproject.toml").is_file():
-        raise FileNotFoundError(f"the Gradescope zip is built from a checkout of needle-course; {checkout} has no pyproject.toml")
-    entries = _files(checkout / "needle", "needle")
-    entries += [(f, name) for f, name in _files(checkout / "autograder", "autograder") if not name.startswith("autograder/suites/")]
+    root = checkout()  # where this grader and needle come from
+    if not (root / "pyproject.toml").is_file():
+        raise FileNotFoundError(f"the Gradescope zip is built from a checkout of needle-course; {root} has no pyproject.toml")
+    entries = _files(root / "needle", "needle")
+    entries += [(f, name) for f, name in _files(root / "autograder", "autograder") if not name.startswith("autograder/suites/")]
     entries += _files(assignment.suite_dir, f"autograder/suites/{assignment.name}")  # this assignment's suites only
     entries += _files(assignment.source_dir, f"solutions/{assignment.name}")
-    entries += [(checkout / "pyproject.toml", "pyproject.toml"), (checkout / "README.md", "README.md")]
+    entries += [(root / "pyproject.toml", "pyproject.toml"), (root / "README.md", "README.md")]
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w") as zf:
         _add(zf, SETUP_SH.encode(), "setup.sh", 0o755)

@@ -30,10 +30,10 @@ from pathlib import Path
 import pytest
 
 from autograder.nbgrader_feedback import FeedbackProblem, place_feedback
+from conftest import ROOT
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
 NBGRADER = str(VENV_BIN / "nbgrader")
 ASSIGNMENT = "lecture8"

@@ -1,9 +1,9 @@
 """pyproject.toml and environment.yml must list the same dependencies and bounds."""
 import re
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 
 
 def pyproject_requirements() -> dict[str, str]:
