@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import signal
 import sys
 from pathlib import Path
 
@@ -64,6 +65,10 @@ def _assignment(course: Course, name: str | None):
     return course.assignment(name)
 
 
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def grade(course: Course, args) -> int:
     from .grading import grade_course
 
@@ -77,6 +82,9 @@ def grade(course: Course, args) -> int:
     gradebook = args.path / "gradebook.db" if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist")
+    # A terminated grader (a CI timeout, kill) stops its workers and removes their files as on
+    # any exit; the results already graded stay in .state for the next run.
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook,
                            scheduler=args.scheduler)

@@ -97,6 +97,7 @@ class WorkerGrader(WorkerPlugin):
         import autograder.runner  # noqa: F401  (pytest, numpy, needle: each forked child starts with them)
 
         self.lock = threading.Lock()
+        self.worker_directory = worker.local_directory
         self.dir = Path(tempfile.mkdtemp(prefix="needle-course-submissions-", dir=worker.local_directory))
         self._zygote = None
         self.zygote()  # started from the worker's main thread, so it lives as long as the worker
@@ -113,7 +114,7 @@ class WorkerGrader(WorkerPlugin):
                 if self._zygote is not None:
                     self._zygote.close()
                 try:
-                    self._zygote = Zygote()
+                    self._zygote = Zygote(self.worker_directory)  # goes with the worker's folder if it is killed
                 except (OSError, RuntimeError):
                     self._zygote = None
             return self._zygote

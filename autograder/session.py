@@ -127,13 +127,52 @@ class ZygoteLauncher:
         self.sock.close()
 
 
+STALE_AFTER = 60.0  # seconds: a grading folder younger than this may still be setting up its lock
+
+
+def sweep_stale_folders(parent: str) -> None:
+    """Remove the ``grading-*`` folders a killed grader left in ``parent`` (its workers' files
+    included): those whose lock no live process holds. A running batch holds its lock."""
+    import fcntl
+
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        if not entry.name.startswith("grading-") or not entry.is_dir(follow_symlinks=False):
+            continue
+        lock_path = os.path.join(entry.path, "lock")
+        try:
+            if time.time() - os.lstat(lock_path).st_mtime < STALE_AFTER:
+                continue
+            fd = os.open(lock_path, os.O_RDONLY | os.O_NOFOLLOW)
+        except OSError:  # no lock: not a folder of this grader's, or another user's
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)  # a live batch
+            continue
+        remove_tree(entry.path)
+        os.close(fd)
+
+
 class Zygote:
     """The zygote process of a batch: started once, shared by every notebook's session."""
 
-    def __init__(self):
+    def __init__(self, parent: str | None = None):
+        import fcntl
+
         # The batch's own folder: the zygote's socket (0600) and every notebook's scratch
-        # directory (0700, the worker's), removed with the batch whatever happened inside.
-        self.dir = tempfile.mkdtemp(prefix="grading-")
+        # directory (0700, the worker's), removed with the batch whatever happened inside; a
+        # grader killed before it could remove it leaves it unlocked, for the next one to sweep.
+        if parent is None or len(parent) > 80:  # a socket's path must stay under 108 bytes
+            parent = tempfile.gettempdir()
+        sweep_stale_folders(parent)
+        self.dir = tempfile.mkdtemp(prefix="grading-", dir=parent)
+        self._lock = os.open(os.path.join(self.dir, "lock"), os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        fcntl.flock(self._lock, fcntl.LOCK_EX)  # held while this process (or a fork of it) lives
         os.chmod(self.dir, 0o711)
         os.mkdir(os.path.join(self.dir, "scratch"), 0o711)
         self.path = os.path.join(self.dir, "sock")
@@ -161,6 +200,7 @@ class Zygote:
             pass
         self.proc.wait()
         remove_tree(self.dir)
+        os.close(self._lock)
 
 
 class _Over(Exception):

@@ -2,15 +2,21 @@
 import csv
 import io
 import json
+import os
 import shutil
+import signal
 import subprocess
 import sys
+import tempfile
+import time
+from pathlib import Path
 
 import pytest
 
 from autograder import cli, demo
 from autograder.course import task_of
 from autograder.selfcheck import load_mistake, must_fail
+from autograder.session import STALE_AFTER
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, venv_env
 
@@ -249,19 +255,34 @@ def _still_running(pids, within: float) -> list[str]:
         time.sleep(0.1)
 
 
-def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path):
-    """SIGKILL the grader mid-batch: every file present is complete; a rerun finishes the job."""
-    import signal
-    import time
+@pytest.fixture
+def private_tmp(monkeypatch):
+    """A temporary folder of this test's own (short: it holds the zygote's socket), for the
+    grader here and in subprocesses, so other grading runs' folders never show up in it."""
+    folder = Path(tempfile.mkdtemp(prefix="tmp-"))
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
-    root, out = course
-    work = tmp_path / "out"
+
+def start_grading(root, work, private_tmp):
+    """The grader in a subprocess, once it has finished its first notebook; and what it started."""
     proc = subprocess.Popen([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work), "--jobs", "1"],
-                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=venv_env())
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                            env=dict(venv_env(), TMPDIR=str(private_tmp)))
     first = proc.stderr.readline()  # the first "[1/18] ..." progress line: one notebook done
     assert first.startswith("[1/"), first
     ours = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()  # zygote, children
     assert ours
+    return proc, ours
+
+
+def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path, private_tmp):
+    """SIGKILL the grader mid-batch: every file present is complete; a rerun finishes the job
+    and removes the folder (workers' files included) the killed one could not."""
+    root, out = course
+    work = tmp_path / "out"
+    proc, ours = start_grading(root, work, private_tmp)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     time.sleep(0.5)
@@ -270,5 +291,20 @@ def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path):
     assert states and all(json.loads(p.read_text())["tests"] for p in states)
     assert not list(work.rglob("*.tmp"))
     assert not _still_running(ours, within=5.0), "the zygote or a grading process outlived the killed grader"
+    left, = private_tmp.glob("grading-*")
+    old = time.time() - 2 * STALE_AFTER  # as if the next run came two minutes later
+    os.utime(left / "lock", (old, old))
     assert grade(root, "--out", work, "--jobs", 2) == 0
     assert (work / "grades.csv").read_text() == (out / "grades.csv").read_text()
+    assert not list(private_tmp.glob("grading-*")), "the next run sweeps what a killed grader left"
+
+
+def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp_path, private_tmp):
+    """SIGTERM (a CI timeout, kill): the grader exits as on any error, its sandbox gone with it."""
+    root, _ = course
+    proc, ours = start_grading(root, tmp_path / "out", private_tmp)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    assert not _still_running(ours, within=5.0)
+    assert not list(private_tmp.glob("grading-*"))
+    assert list((tmp_path / "out" / ".state").glob("*/*.json")), "what was graded is kept for the next run"

@@ -8,8 +8,11 @@ when a suite's points change.
 import csv
 import io
 import json
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import nbformat
@@ -187,6 +190,7 @@ while time.monotonic() < _end:
 '''
 
 FILLS_DISK = '''
+import os
 
 def graph_depth(t) -> int:
     os.makedirs("keep/deeper", exist_ok=True)
@@ -200,6 +204,7 @@ def graph_depth(t) -> int:
 '''
 
 LOCKS_SCRATCH = '''
+import os
 os.makedirs("keep/inner", exist_ok=True)
 with open("keep/inner/data", "wb") as f:
     f.write(b"x" * 1024 * 1024)
@@ -300,9 +305,30 @@ def _sessions_of_nobody() -> set:
     return set(out)
 
 
-@pytest.fixture(scope="module")
-def batch(release_root, tmp_path_factory):
-    root = tmp_path_factory.mktemp("threats")
+def unprivileged_python() -> str | None:
+    """An interpreter the ordinary user ``nobody`` can run with the grader installed, or None
+    (CI's lives in a root-only folder: NEEDLE_UNPRIVILEGED_PYTHON names another)."""
+    python = os.environ.get("NEEDLE_UNPRIVILEGED_PYTHON", sys.executable)
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        return None
+    probe = subprocess.run([*AS_NOBODY, python, "-c", "import autograder, needle, numpy, pytest"], capture_output=True)
+    return python if probe.returncode == 0 else None
+
+
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+@pytest.fixture(scope="module", params=["as_is", "as_ordinary_user"])
+def batch(request, release_root, tmp_path_factory):
+    """The batch graded by the grader as it runs here (root in CI), and by an ordinary user."""
+    command = [sys.executable]
+    if request.param == "as_ordinary_user":
+        python = unprivileged_python()
+        if python is None:
+            pytest.skip("no interpreter the user nobody can run here (set NEEDLE_UNPRIVILEGED_PYTHON), or not root")
+        command = [*AS_NOBODY, python]
+    root = Path(tempfile.mkdtemp(prefix="threats-"))  # readable by the ordinary user too
+    root.chmod(0o755)
     submitted = root / "submitted"
     cells = {**solution_cells(NB1)}
     for student, notebooks in THREATS.items():
@@ -322,13 +348,21 @@ def batch(release_root, tmp_path_factory):
     for student, value in (("huge_format", "x" * (19 * 1024 * 1024)), ("staff_note", "NOTE FROM COURSE STAFF: re-graded, 153/153")):
         (submitted / student / ASSIGNMENT).mkdir(parents=True)
         (submitted / student / ASSIGNMENT / f"{NB1}.ipynb").write_text(json.dumps({"nbformat": value, "cells": []}))
+    (root / "out").mkdir(mode=0o777)
+    (root / "out").chmod(0o777)
+    for folder in [submitted, *submitted.rglob("*")]:
+        if folder.is_dir() and not folder.is_symlink():
+            folder.chmod(0o755)
+    grader_tmp = root / "tmp"  # the grader's temporary folder: no folder of this batch may stay in it
+    grader_tmp.mkdir(mode=0o777)
+    grader_tmp.chmod(0o777)
     nobody_before = _sessions_of_nobody()
-    tmp_before = {p.name for p in Path("/tmp").glob("grading-*")}
     proc = subprocess.run(
-        [sys.executable, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "6", "--jobs", "2"],
-        capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root,
+        [*command, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "6", "--jobs", "2"],
+        capture_output=True, text=True, env=dict(venv_env(), TMPDIR=str(grader_tmp)), cwd=LECTURE8.course.root,
     )
-    return {"root": root, "out": root / "out", "proc": proc, "nobody_before": nobody_before, "tmp_before": tmp_before}
+    yield {"root": root, "out": root / "out", "proc": proc, "nobody_before": nobody_before, "tmp": grader_tmp}
+    shutil.rmtree(root, ignore_errors=True)
 
 
 def rows(batch):
@@ -402,7 +436,7 @@ def test_filling_the_disk_fails_the_notebook_not_the_batch(batch):
 def test_scratch_is_removed_whatever_its_modes(batch):
     """9.4: a folder made unreadable (chmod 0) inside scratch does not outlive the batch."""
     assert score(batch, "locks_scratch") == points(NB1)
-    assert {p.name for p in Path("/tmp").glob("grading-*")} <= batch["tmp_before"]
+    assert not list(batch["tmp"].glob("grading-*"))  # (hypothesis keeps its cache beside)
 
 
 def test_no_worker_outlives_its_notebook(batch):
