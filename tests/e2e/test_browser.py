@@ -6,7 +6,8 @@
 2. They type a solution of Task 1.1 into the stub's cell and run all again: "Task 1.1: visible
    tests passed"; Run All now stops at the next stub, Task 1.2's.
 3. They fill Task 1.2 too and run all: both visible tests pass, the plots render as PNG images
-   and the last cell prints its extrapolation.
+   and the last cell (collapsed: it reveals the answer to the written question) prints its
+   extrapolation; clicking it shows its source.
 4. They save; the grader grades the saved notebook: full marks, and the feedback page renders in
    the browser without a console error.
 
@@ -137,7 +138,9 @@ def test_student_fills_the_stubs_in_jupyterlab(page: Page, lab, artifacts: Path,
     tests_1 = code_cell(page, "# Task 1.1 - visible tests")
     stub_2 = code_cell(page, "def graph_depth(t) -> int:")
     tests_2 = code_cell(page, "# Task 1.2 - visible tests")
-    last = code_cell(page, "per_step_nodes = ")
+    # The last cell reveals the answer to the written question: its source starts collapsed.
+    last = page.locator(".jp-Notebook .jp-CodeCell").last
+    expect(last.locator(".jp-InputPlaceholder")).to_be_visible()
     expect(stub_1.locator(".jp-InputArea")).to_contain_text("# YOUR CODE HERE")
     expect(page.locator(".jp-Notebook .jp-OutputArea-output")).to_have_count(0)  # the release has no outputs
     shot(page, artifacts / "01-notebook-opened.png")
@@ -176,12 +179,14 @@ def test_student_fills_the_stubs_in_jupyterlab(page: Page, lab, artifacts: Path,
     expect(outputs(tests_1)).to_have_text("Task 1.1: visible tests passed")
     expect(page.locator(".jp-Notebook").locator(ERROR_OUTPUT)).to_have_count(0)
     plots = page.locator(".jp-Notebook .jp-OutputArea-output img[src^='data:image/png;base64,']")
-    expect(plots).to_have_count(2)  # the graph of w3, and graph size and memory against iterations
-    for i in range(2):
+    expect(plots).to_have_count(3)  # the graph of w after 3 steps, after 10,000, and size and memory against steps
+    for i in range(3):
         plots.nth(i).scroll_into_view_if_needed()
         size = plots.nth(i).evaluate("img => img.decode().then(() => [img.naturalWidth, img.naturalHeight])")
         assert size[0] > 300 and size[1] > 100, f"plot {i} did not render as an image: natural size {size}"
-    shot(page, artifacts / "04-all-passed-plots.png", plots.nth(1))
+    shot(page, artifacts / "04-all-passed-plots.png", plots.nth(2))
+    last.locator(".jp-InputPlaceholder").click()  # the student opens the revealed cell
+    expect(last.locator(".jp-InputArea-editor")).to_contain_text("per_step_nodes = ")
 
     # 4. Save (File > Save Notebook) and grade what the student saved.
     menu(page, "File", "Save Notebook")
