@@ -311,7 +311,9 @@ def unprivileged_python() -> str | None:
     python = os.environ.get("NEEDLE_UNPRIVILEGED_PYTHON", sys.executable)
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         return None
-    probe = subprocess.run([*AS_NOBODY, python, "-c", "import autograder, needle, numpy, pytest"], capture_output=True)
+    # as the grader starts its zygote: the interpreter must run itself, not only be started by root
+    again = "import subprocess, sys; sys.exit(subprocess.run([sys.executable, '-I', '-c', 'import autograder.sandbox.zygote']).returncode)"
+    probe = subprocess.run([*AS_NOBODY, python, "-c", f"import autograder, needle, numpy, pytest; {again}"], capture_output=True)
     return python if probe.returncode == 0 else None
 
 
