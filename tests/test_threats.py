@@ -305,32 +305,49 @@ def _sessions_of_nobody() -> set:
     return set(out)
 
 
-def unprivileged_python() -> str | None:
-    """An interpreter the ordinary user ``nobody`` can run with the grader installed, or None
-    (CI's lives in a root-only folder: NEEDLE_UNPRIVILEGED_PYTHON names another)."""
-    python = os.environ.get("NEEDLE_UNPRIVILEGED_PYTHON", sys.executable)
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+# In a private mount namespace, $2 (a folder nobody may not enter) becomes a world-readable
+# tmpfs holding only $1 (its child on the way to the interpreter), bound back from $3.
+THROUGH_NAMESPACE = ('set -e; mount --make-rprivate /; mount --bind "$1" "$3"; mount -t tmpfs -o mode=755 tmpfs "$2"; '
+                     'mkdir -p "$1"; mount --bind "$3" "$1"; shift 3; exec "$@"')
+
+
+def ordinary_user_command(stash: Path) -> list[str] | None:
+    """A command prefix running a Python with the grader installed as the user ``nobody``, or
+    None. The interpreter is NEEDLE_UNPRIVILEGED_PYTHON, else this one; if this one lives under
+    a folder ``nobody`` may not enter (CI's pyenv in /root), it runs in a private mount
+    namespace in which that folder shows only the interpreter's tree (``stash``: an empty folder)."""
     if os.geteuid() != 0 or shutil.which("setpriv") is None:
         return None
+    named = os.environ.get("NEEDLE_UNPRIVILEGED_PYTHON")
+    candidates = [[*AS_NOBODY, named]] if named else [[*AS_NOBODY, sys.executable]]
+    base = Path(sys.base_prefix).resolve()
+    closed = next((p for p in reversed(base.parents) if not p.stat().st_mode & 0o001), None)
+    if not named and closed is not None and closed != Path("/") and shutil.which("unshare"):
+        keep = closed / base.relative_to(closed).parts[0]
+        candidates.append(["unshare", "--mount", "sh", "-c", THROUGH_NAMESPACE, "sh", str(keep), str(closed), str(stash),
+                           *AS_NOBODY, sys.executable])
     # as the grader starts its zygote: the interpreter must run itself, not only be started by root
     again = "import subprocess, sys; sys.exit(subprocess.run([sys.executable, '-I', '-c', 'import autograder.sandbox.zygote']).returncode)"
-    probe = subprocess.run([*AS_NOBODY, python, "-c", f"import autograder, needle, numpy, pytest; {again}"], capture_output=True)
-    return python if probe.returncode == 0 else None
-
-
-AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    for command in candidates:
+        probe = subprocess.run([*command, "-c", f"import autograder, needle, numpy, pytest; {again}"], capture_output=True)
+        if probe.returncode == 0:
+            return command
+    return None
 
 
 @pytest.fixture(scope="module", params=["as_is", "as_ordinary_user"])
 def batch(request, release_root, tmp_path_factory):
     """The batch graded by the grader as it runs here (root in CI), and by an ordinary user."""
-    command = [sys.executable]
-    if request.param == "as_ordinary_user":
-        python = unprivileged_python()
-        if python is None:
-            pytest.skip("no interpreter the user nobody can run here (set NEEDLE_UNPRIVILEGED_PYTHON), or not root")
-        command = [*AS_NOBODY, python]
     root = Path(tempfile.mkdtemp(prefix="threats-"))  # readable by the ordinary user too
     root.chmod(0o755)
+    command = [sys.executable]
+    if request.param == "as_ordinary_user":
+        (root / "stash").mkdir()
+        command = ordinary_user_command(root / "stash")
+        if command is None:
+            shutil.rmtree(root)
+            pytest.skip("not root, or no interpreter the user nobody can run here (NEEDLE_UNPRIVILEGED_PYTHON names one)")
     submitted = root / "submitted"
     cells = {**solution_cells(NB1)}
     for student, notebooks in THREATS.items():
