@@ -130,7 +130,8 @@ THREATS = {
     "systemexit_at_import": ({"task1_1_count_graph_nodes": C1 + "\nraise SystemExit(3)\n"}, FULL),
     "keyboardinterrupt_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    raise KeyboardInterrupt"}, T11),
     "sys_exit_in_method": ({"task1_2_graph_depth": "import sys\ndef graph_depth(t):\n    sys.exit(0)"}, T11),
-    "endless_loop_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    while True:\n        pass"}, T11),
+    # endless for a leaf (one test is enough to be stopped in), wrong at once for the others
+    "endless_loop_in_method": ({"task1_2_graph_depth": "def graph_depth(t):\n    while not t.inputs:\n        pass\n    return -1"}, T11),
     "sleep_at_import": ({"task1_1_count_graph_nodes": C1 + "\nimport time\ntime.sleep(10**6)\n"}, T12),
     "memory_hog": ({"task1_1_count_graph_nodes": C1 + "\nhog = [bytearray(10**8) for _ in range(10**4)]\n",
                     "task1_2_graph_depth": "def graph_depth(t):\n    return len(bytearray(2**44))"}, T11),

@@ -216,6 +216,8 @@ SURVIVES = '''
 import os, time
 
 def graph_depth(t) -> int:
+    if t.inputs:  # one test (a leaf's depth) is enough to be killed in; the others fail at once
+        raise RuntimeError("not this time")
     for attempt in (lambda: __import__("ctypes").CDLL(None).prctl(1, 0, 0, 0, 0),
                     lambda: os.setsid(), lambda: os.fork()):
         try:
