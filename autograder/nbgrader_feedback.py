@@ -30,11 +30,11 @@ with the reason), 2 on bad arguments.
 from __future__ import annotations
 
 import datetime as _dt
-import os
 import sys
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from .report import write_atomic
 
 FEEDBACK_PAGE = "feedback.html"
 # Text that only nbgrader's own feedback (or a notebook's hidden tests) contains: a page holding
@@ -109,10 +109,10 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
         if old.name not in keep:
             old.unlink()
     for name in NBGRADER_FILES:
-        _write_atomic(dest / name, (submission / name).read_bytes())
+        write_atomic(dest / name, (submission / name).read_bytes())
     written = []
     for nb in notebooks:
-        _write_atomic(dest / f"{nb}.html", page)
+        write_atomic(dest / f"{nb}.html", page)
         written.append(dest / f"{nb}.html")
     placed.written[student] = written
     return None
@@ -136,21 +136,6 @@ def _parse_timestamp(text: str) -> _dt.datetime | None:
     except Exception:  # noqa: BLE001 - an unreadable timestamp only disables the staleness check
         return None
     return ts if ts.tzinfo else ts.replace(tzinfo=_dt.timezone.utc)
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def report(placed: Placed, assignment: str, course_root: Path) -> int:

@@ -22,15 +22,16 @@ from .results import NotebookResult, TestResult
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace ``path`` with ``text`` in one step (readers see the old or the new file, never
-    half of one), readable by others (Gradescope's harness may run as another user)."""
+def write_atomic(path: Path, content: str | bytes) -> None:
+    """Replace ``path`` with ``content`` (text as UTF-8) in one step (readers see the old or the
+    new file, never half of one), readable by others (Gradescope's harness may run as another user)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    data = content.encode("utf-8") if isinstance(content, str) else content
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -7,7 +7,7 @@ builders below are also imported by the suite, to compute references with needle
 import numpy as np
 
 import needle as ndl
-from autograder.probing import need, probe
+from autograder.probing import as_number, need, probe
 
 
 # --- builders (also used by the trusted side) -----------------------------------------------
@@ -71,16 +71,6 @@ def predictions(model, X) -> np.ndarray:
     return np.asarray(logits.numpy()).argmax(axis=1).astype(np.int64)
 
 
-def _as_number(v) -> float:
-    try:
-        if isinstance(v, ndl.Tensor):
-            v = v.numpy()
-        a = np.asarray(v, dtype=np.float64)
-        return float(a.reshape(-1)[0]) if a.size == 1 else float("nan")
-    except Exception:
-        return float("nan")
-
-
 def _is_float(v) -> bool:
     """A Python float (numpy's float64 is one); not an array, a Tensor or a float32 scalar."""
     return isinstance(v, float)
@@ -120,7 +110,7 @@ def _item(item) -> dict:
     if isinstance(label, np.ndarray) and label.ndim == 0:
         label = label[()]
     report["label_is_int"] = _is_int(label)
-    report["label"] = _as_number(label)
+    report["label"] = as_number(label)
     return report
 
 
@@ -163,7 +153,7 @@ def run_epochs(ns, X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=
     np.random.seed(seed + 1)  # the loader's shuffles
     returned = [train_epoch(model, loss_fn, opt, loader) for _ in range(epochs)]
     out = {
-        "values": np.array([_as_number(v) for v in returned], dtype=np.float64),
+        "values": np.array([as_number(v) for v in returned], dtype=np.float64),
         "floats": [_is_float(v) for v in returned],
         "steps": opt.steps,
         "batches": len(loader) * epochs,
@@ -185,4 +175,4 @@ def run_accuracy(ns, W, b, X, y, batch_size, shuffle=False, seed=0):
     loader = make_loader(X, y, batch_size, shuffle)
     np.random.seed(seed)
     value = accuracy(model, loader)
-    return {"value": _as_number(value), "is_float": _is_float(value)}
+    return {"value": as_number(value), "is_float": _is_float(value)}
