@@ -63,16 +63,21 @@ def submit(release_dir: Path, course_root: Path, assignment: str, student: str, 
         nbformat.write(nb, folder / path.name)
 
 
+def with_mistakes(assignment: Assignment, solved: dict[str, str], mistakes: list[str], say=lambda line: None) -> dict[str, str]:
+    """The solution cells ``solved`` with the cells of each named mistake fixture in their place."""
+    cells = dict(solved)
+    for name in mistakes:
+        spec = load_mistake(assignment.mistakes_dir / name)
+        cells.update(spec["CELLS"])
+        say(f"    mistakes: {spec['doc'].splitlines()[0]}")
+    return cells
+
+
 def make_submissions(assignment: Assignment, course_root: Path, release_dir: Path, mistakes: list[str], say=print) -> None:
     solved = solutions_by_grade_id(assignment)
     submit(release_dir, course_root, assignment.name, "solved", solved)
     submit(release_dir, course_root, assignment.name, "untouched", {})
-    with_mistakes = dict(solved)
-    for name in mistakes:
-        spec = load_mistake(assignment.mistakes_dir / name)
-        with_mistakes.update(spec["CELLS"])
-        say(f"    mistakes: {spec['doc'].splitlines()[0]}")
-    submit(release_dir, course_root, assignment.name, "mistakes", with_mistakes)
+    submit(release_dir, course_root, assignment.name, "mistakes", with_mistakes(assignment, solved, mistakes, say))
 
 
 def main(assignment: Assignment, out: Path) -> int:

@@ -25,7 +25,6 @@ import distributed  # noqa: E402
 from _timing import interleaved_medians  # noqa: E402
 from autograder import demo  # noqa: E402
 from autograder.course import Course  # noqa: E402
-from autograder.selfcheck import load_mistake  # noqa: E402
 
 LECTURE8 = Course.locate(ROOT).assignment("lecture8")
 
@@ -51,9 +50,7 @@ def main():
         root = work / "course-root"
         release_dir = demo.release(LECTURE8, root)
         solved = demo.solutions_by_grade_id(LECTURE8)
-        mistakes = dict(solved)
-        for name in demo.DEMO_MISTAKES:
-            mistakes.update(load_mistake(LECTURE8.mistakes_dir / name)["CELLS"])
+        mistakes = demo.with_mistakes(LECTURE8, solved, demo.DEMO_MISTAKES)
         for i in range(args.students):
             demo.submit(release_dir, root, LECTURE8.name, f"student{i}", solved if i % 2 == 0 else mistakes)
         n_notebooks = args.students * len(LECTURE8.notebooks())

@@ -120,6 +120,23 @@ def _check_uniform(values, fan_in, fan_out):
         "kaiming_uniform: the standard deviation of the weights is off: Var(U(-b, b)) = b^2 / 3 must equal 2 / fan_in")
 
 
+def _check_draws_differ(observe, name: str, seed: int) -> None:
+    out = observe(P.draw_twice_and_reseed, name=name, fan_in=30, fan_out=20, seed=seed)
+    first, second = (_weights(out[k], 30, 20, name) for k in ("first", "second"))
+    assert not np.array_equal(first, second), (
+        "two calls returned the same weights: draw fresh random numbers each call (do not re-seed or reuse a fixed generator)"
+    )
+
+
+def _check_reproducible(observe, name: str, seed: int, draw: str) -> None:
+    out = observe(P.draw_twice_and_reseed, name=name, fan_in=30, fan_out=20, seed=seed)
+    first, again = (_weights(out[k], 30, 20, name) for k in ("first", "again"))
+    assert np.array_equal(first, again), (
+        f"after the same np.random.seed the weights differ: draw from numpy's global generator ({draw}), "
+        "not from a new np.random.default_rng()"
+    )
+
+
 # --- Task 7.1: kaiming_normal ----------------------------------------------------------------
 
 
@@ -161,22 +178,13 @@ def test_normal_is_gaussian(observe):
 @graded("7.1", points=1)
 def test_normal_draws_differ(observe):
     """two calls of kaiming_normal give different weights"""
-    out = observe(P.draw_twice_and_reseed, name="kaiming_normal", fan_in=30, fan_out=20, seed=13)
-    first, second = (_weights(out[k], 30, 20, "kaiming_normal") for k in ("first", "second"))
-    assert not np.array_equal(first, second), (
-        "two calls returned the same weights: draw fresh random numbers each call (do not re-seed or reuse a fixed generator)"
-    )
+    _check_draws_differ(observe, "kaiming_normal", seed=13)
 
 
 @graded("7.1", points=1)
 def test_normal_reproducible(observe):
     """kaiming_normal is reproducible under np.random.seed"""
-    out = observe(P.draw_twice_and_reseed, name="kaiming_normal", fan_in=30, fan_out=20, seed=17)
-    first, again = (_weights(out[k], 30, 20, "kaiming_normal") for k in ("first", "again"))
-    assert np.array_equal(first, again), (
-        "after the same np.random.seed the weights differ: draw from numpy's global generator (np.random.randn), "
-        "not from a new np.random.default_rng()"
-    )
+    _check_reproducible(observe, "kaiming_normal", seed=17, draw="np.random.randn")
 
 
 # --- Task 7.2: kaiming_uniform ---------------------------------------------------------------
@@ -223,22 +231,13 @@ def test_uniform_std_uses_fan_in(observe):
 @graded("7.2", points=1)
 def test_uniform_draws_differ(observe):
     """two calls of kaiming_uniform give different weights"""
-    out = observe(P.draw_twice_and_reseed, name="kaiming_uniform", fan_in=30, fan_out=20, seed=37)
-    first, second = (_weights(out[k], 30, 20, "kaiming_uniform") for k in ("first", "second"))
-    assert not np.array_equal(first, second), (
-        "two calls returned the same weights: draw fresh random numbers each call (do not re-seed or reuse a fixed generator)"
-    )
+    _check_draws_differ(observe, "kaiming_uniform", seed=37)
 
 
 @graded("7.2", points=1)
 def test_uniform_reproducible(observe):
     """kaiming_uniform is reproducible under np.random.seed"""
-    out = observe(P.draw_twice_and_reseed, name="kaiming_uniform", fan_in=30, fan_out=20, seed=41)
-    first, again = (_weights(out[k], 30, 20, "kaiming_uniform") for k in ("first", "again"))
-    assert np.array_equal(first, again), (
-        "after the same np.random.seed the weights differ: draw from numpy's global generator (np.random.uniform), "
-        "not from a new np.random.default_rng()"
-    )
+    _check_reproducible(observe, "kaiming_uniform", seed=41, draw="np.random.uniform")
 
 
 # --- Task 7.3: activation_stds ---------------------------------------------------------------
