@@ -80,6 +80,17 @@ def make_submissions(assignment: Assignment, course_root: Path, release_dir: Pat
     submit(release_dir, course_root, assignment.name, "mistakes", with_mistakes(assignment, solved, mistakes, say))
 
 
+def make_class(assignment: Assignment, course_root: Path, students: int) -> Path:
+    """Release into ``course_root`` and submit ``students`` students, student0, student1, ...:
+    the even ones solved, the odd ones with the demo's mistakes. Returns the release folder."""
+    release_dir = release(assignment, course_root)
+    solved = solutions_by_grade_id(assignment)
+    mistakes = with_mistakes(assignment, solved, [m for m in DEMO_MISTAKES if (assignment.mistakes_dir / m).is_file()])
+    for i in range(students):
+        submit(release_dir, course_root, assignment.name, f"student{i}", solved if i % 2 == 0 else mistakes)
+    return release_dir
+
+
 def main(assignment: Assignment, out: Path) -> int:
     from .batch import default_jobs
     from .grading import grade_course

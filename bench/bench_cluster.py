@@ -48,11 +48,7 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
     try:
         root = work / "course-root"
-        release_dir = demo.release(LECTURE8, root)
-        solved = demo.solutions_by_grade_id(LECTURE8)
-        mistakes = demo.with_mistakes(LECTURE8, solved, demo.DEMO_MISTAKES)
-        for i in range(args.students):
-            demo.submit(release_dir, root, LECTURE8.name, f"student{i}", solved if i % 2 == 0 else mistakes)
+        demo.make_class(LECTURE8, root, args.students)
         n_notebooks = args.students * len(LECTURE8.notebooks())
 
         # one notebook per worker at a time, as the README recommends for a grading cluster

@@ -43,12 +43,8 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="bench-grader-"))
     try:
         root = work / "course-root"
-        release_dir = demo.release(LECTURE8, root)
-        solved = demo.solutions_by_grade_id(LECTURE8)
-        mistakes = demo.with_mistakes(LECTURE8, solved, demo.DEMO_MISTAKES)
-        for i in range(args.students):
-            demo.submit(release_dir, root, LECTURE8.name, f"student{i}", solved if i % 2 == 0 else mistakes)
-        n_notebooks = args.students * len(list(release_dir.glob("*.ipynb")))
+        demo.make_class(LECTURE8, root, args.students)
+        n_notebooks = args.students * len(LECTURE8.notebooks())
 
         t_nbgrader, _ = timed([sys.executable, "-m", "nbgrader", "autograde", LECTURE8.name, "--force", "--log-level=WARN"], root)
         t_one, out = timed([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(work / "g1"), "--jobs", "1"], ROOT)

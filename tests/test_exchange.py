@@ -29,8 +29,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder import demo
 from autograder.nbgrader_feedback import FeedbackProblem, place_feedback
-from conftest import ROOT
+from conftest import LECTURE8, ROOT
 
 pytestmark = pytest.mark.slow
 
@@ -82,16 +83,6 @@ def instructor_env(root: Path, path_with_venv: bool = True) -> dict:
 def student_env(home: Path, exchange: Path) -> dict:
     return _clean_env(PATH=f"{VENV_BIN}{os.pathsep}/usr/bin:/bin", HOME=str(home),
                       JUPYTER_CONFIG_PATH=str(STUDENT_CONFIG), NBGRADER_EXCHANGE=str(exchange))
-
-
-def solutions_by_grade_id() -> dict[str, object]:
-    cells = {}
-    for path in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"):
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            meta = cell.get("metadata", {}).get("nbgrader", {})
-            if meta.get("solution"):
-                cells[meta["grade_id"]] = cell["source"]
-    return cells
 
 
 def solve(notebook: Path, solutions: dict) -> int:
@@ -147,7 +138,7 @@ def trip(tmp_path_factory):
     run([NBGRADER, "release_assignment", ASSIGNMENT], root, instructor_env(root))
 
     # Students: fetch, edit, submit. alice solves everything, bob only the first notebook.
-    solutions = solutions_by_grade_id()
+    solutions = demo.solutions_by_grade_id(LECTURE8)
     homes = {s: base / s for s in ("alice", "bob")}
     for home in homes.values():
         home.mkdir()

@@ -5,29 +5,9 @@ import pytest
 import needle as ndl
 from needle import nn
 from needle.gradcheck import gradcheck
+from needle.models import MultiPathScaleAdd, ScaleAdd
 
 rng = np.random.default_rng(2)
-
-
-# --- the lecture's models ------------------------------------------------------------
-class ScaleAdd(nn.Module):
-    def __init__(self, init_s=1.0, init_b=0.0):
-        super().__init__()
-        self.s = nn.Parameter([init_s])
-        self.b = nn.Parameter([init_b])
-
-    def forward(self, x):
-        return x * self.s + self.b
-
-
-class MultiPathScaleAdd(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.path0 = ScaleAdd()
-        self.path1 = ScaleAdd()
-
-    def forward(self, x):
-        return self.path0(x) + self.path1(x)
 
 
 def test_multipath_scale_add_gradient_by_hand():

@@ -41,6 +41,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder import demo
+from autograder.course import Course
+
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "deploy" / "jupyterhub" / "jupyterhub_config.py"
 ARTIFACTS = ROOT / "test-artifacts" / "hub"
@@ -277,16 +280,6 @@ def start_servers(clients: list[Client]) -> None:
             time.sleep(0.5)
 
 
-def solutions_by_grade_id() -> dict:
-    cells = {}
-    for path in (ROOT / "solutions" / ASSIGNMENT).glob("*.ipynb"):
-        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
-            meta = cell.get("metadata", {}).get("nbgrader", {})
-            if meta.get("solution"):
-                cells[meta["grade_id"]] = cell["source"]
-    return cells
-
-
 def edit_notebook(client: Client, path: str, solutions: dict) -> int:
     """What the student does in JupyterLab: fill the stubs, save (the contents API)."""
     model = client.server("GET", f"/api/contents/{urllib.parse.quote(path)}?content=1")
@@ -338,7 +331,7 @@ def test_the_class_on_jupyterhub(hub):
     assert released == sorted(p.name for p in (ROOT / "course" / ASSIGNMENT).glob("*.ipynb"))
 
     # Students: the Assignments panel lists lecture8; fetch, edit, submit.
-    solutions = solutions_by_grade_id()
+    solutions = demo.solutions_by_grade_id(Course.locate(ROOT).assignment(ASSIGNMENT))
     for s in students:
         listed = s.action(f"/assignments?course_id={COURSE_ID}")["value"]
         assert [(a["assignment_id"], a["status"]) for a in listed] == [(ASSIGNMENT, "released")]
