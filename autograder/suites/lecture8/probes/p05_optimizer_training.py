@@ -6,6 +6,7 @@ builders below are also imported by the suite, to compute references with needle
 import numpy as np
 
 import needle as ndl
+from needle.models import MultiPathScaleAdd  # the lecture's model, needle's own (Task 5.2 does not depend on 4.2)
 from autograder.probing import as_number, need, probe
 
 
@@ -133,28 +134,6 @@ def sgd_identity(ns, momentum, steps):
 
 
 # --- train (Task 5.2) -----------------------------------------------------------------------
-class LectureScaleAdd(ndl.nn.Module):
-    """The lecture's ScaleAdd, on needle's reference Module (so Task 5.2 does not depend on 4.2)."""
-
-    def __init__(self, init_s=1.0, init_b=0.0):
-        super().__init__()
-        self.s = ndl.nn.Parameter([init_s], dtype="float32")
-        self.b = ndl.nn.Parameter([init_b], dtype="float32")
-
-    def forward(self, x):
-        return x * self.s + self.b
-
-
-class LectureMultiPath(ndl.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.path0 = LectureScaleAdd()
-        self.path1 = LectureScaleAdd()
-
-    def forward(self, x):
-        return self.path0(x) + self.path1(x)
-
-
 class MeanSquaredError(ndl.nn.Module):
     """mean over the batch of (h - y)^2: a one-element (0-d) loss."""
 
@@ -169,7 +148,7 @@ def make_setting(setting: str, stale: bool = False):
     ``stale``: the parameters already hold gradients from an earlier backward() (as after a
     gradient check), which a correct loop must clear before its first step."""
     if setting in ("lecture", "momentum"):
-        model = LectureMultiPath()
+        model = MultiPathScaleAdd()
         loss_fn = ndl.nn.L2Loss()
         if setting == "lecture":
             x = ndl.Tensor([2.0], requires_grad=False)
