@@ -78,6 +78,23 @@ class LocalObserver:
             raise failure[0]
         return result[0]
 
+    def memory(self, probe, deadline: float, own_work: list[str], params: dict):
+        """(value, peak bytes allocated during the call), by tracemalloc (numpy reports its
+        buffers to it): in a kernel the process is shared, so RSS would say little."""
+        import tracemalloc
+
+        started = not tracemalloc.is_tracing()
+        if started:
+            tracemalloc.start()
+        tracemalloc.reset_peak()
+        base = tracemalloc.get_traced_memory()[0]
+        try:
+            value = self(probe, deadline, own_work, params)
+            return value, max(0, tracemalloc.get_traced_memory()[1] - base)
+        finally:
+            if started:
+                tracemalloc.stop()
+
     def _run(self, probe, params: dict):
         try:
             value = probe(self.namespace, **plaindata.from_plain(plaindata.to_plain(params)))

@@ -20,10 +20,11 @@ from .suite import Delegated, StudentCodeError
 
 
 class GradingPlugin:
-    def __init__(self, observer, tasks: set[str] | None = None, timeout: float = 10.0):
+    def __init__(self, observer, tasks: set[str] | None = None, timeout: float = 10.0, seed: int = 0):
         self.observer = observer
         self.tasks = tasks
         self.timeout = timeout
+        self.seed = seed
         self.results: list[TestResult] = []
         self.collected: list[tuple[str, str, str, float]] = []  # (test, name, task, points)
         self.collection_errors: list[str] = []
@@ -56,7 +57,19 @@ class GradingPlugin:
         def observe(probe, **params):
             return self.observer(probe, self._deadline, self._own_work[1], params)
 
+        def memory(probe, **params):
+            """(value, bytes the peak resident memory grew during the call), measured from
+            outside the student's process by the grader (tracemalloc in a kernel)."""
+            return self.observer.memory(probe, self._deadline, self._own_work[1], params)
+
+        observe.memory = memory
         return observe
+
+    @pytest.fixture
+    def submission_seed(self) -> int:
+        """Derived on the trusted side from the submission's content: the same submission always
+        draws the same hidden inputs, another submission other ones."""
+        return self.seed
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
@@ -96,6 +109,15 @@ class GradingPlugin:
                 score=points if passed else 0.0, status="passed" if passed else "failed",
                 message="" if passed else getattr(report, "student_message", "") or "this test failed",
             ))
+
+
+def submission_seed(cells: list[str]) -> int:
+    """The seed of a submission's hidden inputs: a digest of the code the grader runs (so a
+    regrade draws the same inputs, and any change to the code draws new ones)."""
+    import hashlib
+
+    digest = hashlib.sha256("\0".join(cells).encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
 
 def _display_name(item) -> str:

@@ -15,6 +15,9 @@ class TestResult:
     score: float
     status: str  # passed, failed
     message: str
+    # why it failed, when the cause is the grader's to name: "", "timeout", "own work",
+    # "crashed", "not submitted", "error" (infrastructure)
+    reason: str = ""
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -27,6 +30,9 @@ class NotebookResult:
     tests: list[TestResult] = field(default_factory=list)
     error: str = ""  # why the notebook could not be (fully) graded; written by the grader
     isolation: dict = field(default_factory=dict)  # what the sandbox enforced (validated)
+    # constructs no honest answer needs, found by reading the submission on the trusted side
+    # ("cell 3, line 5: raw memory access (__array_interface__)"): for the instructor to review
+    review: list = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -38,9 +44,9 @@ class NotebookResult:
 
     def as_dict(self) -> dict:
         return {"student": self.student, "notebook": self.notebook, "error": self.error,
-                "isolation": self.isolation, "tests": [t.as_dict() for t in self.tests]}
+                "isolation": self.isolation, "review": list(self.review), "tests": [t.as_dict() for t in self.tests]}
 
     @classmethod
     def from_dict(cls, data: dict) -> "NotebookResult":
         return cls(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]],
-                   data["error"], data.get("isolation", {}))
+                   data["error"], data.get("isolation", {}), list(data.get("review", [])))

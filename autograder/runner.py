@@ -9,7 +9,7 @@ import time
 
 from . import notebook as nbmod
 from .course import Assignment
-from .plugin import GradingPlugin
+from .plugin import GradingPlugin, submission_seed
 from .results import NotebookResult, TestResult
 from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
 from .suite import Delegated, StudentCodeError, describe_outcome
@@ -23,9 +23,14 @@ class SessionObserver:
         self.session = session
         self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
 
-    def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
+    def memory(self, probe, deadline: float, own_work: list[str], params: dict):
+        grown: list[int] = []
+        value = self(probe, deadline, own_work, params, grown)
+        return value, grown[0] if grown else 0
+
+    def __call__(self, probe, deadline: float, own_work: list[str], params: dict, memory: list | None = None):
         try:
-            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()), own_work)
+            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()), own_work, memory)
         except WorkerBroken as exc:
             self.broken = str(exc)
             raise StudentCodeError("the grader could not start your code (an internal error, not yours: tell your instructor)") from None
@@ -54,7 +59,7 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     config = SessionConfig(cells, assignment.probes(notebook).read_text(), load_timeout=max(2 * timeout, 5.0))
     session = Session(config, ZygoteLauncher(zygote))
     observer = SessionObserver(session)
-    plugin = GradingPlugin(observer, timeout=timeout)
+    plugin = GradingPlugin(observer, timeout=timeout, seed=submission_seed(cells))
     try:
         run_suite(assignment.suite(notebook), plugin)
         if observer.broken:

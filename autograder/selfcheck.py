@@ -51,6 +51,9 @@ class Cell:
     solution: bool
 
 
+SOLUTION_SEEDS = (0, 1, 2026)
+
+
 def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
     """The setup and solution cells of a solution notebook, in order."""
     nb = nbmod.read_notebook(assignment.source_notebook(notebook))
@@ -67,15 +70,18 @@ def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> di
     return ns
 
 
-def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0) -> list[TestResult]:
-    plugin = GradingPlugin(LocalObserver(ns), tasks=tasks, timeout=timeout)
+def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0,
+        seed: int = 0) -> list[TestResult]:
+    plugin = GradingPlugin(LocalObserver(ns), tasks=tasks, timeout=timeout, seed=seed)
     run_suite(assignment.suite(notebook), plugin)
     return plugin.results
 
 
 def check_solutions(assignment: Assignment, notebook: str) -> list[TestResult]:
-    """Results of the suite on the instructor's own solutions (all should pass)."""
-    return run(assignment, notebook, namespace_of(grading_cells(assignment, notebook)))
+    """Results of the suite on the instructor's own solutions (all should pass), with the hidden
+    inputs of three different submissions."""
+    ns = namespace_of(grading_cells(assignment, notebook))
+    return [r for seed in SOLUTION_SEEDS for r in run(assignment, notebook, ns, seed=seed)]
 
 
 def check_stubs(assignment: Assignment, notebook: str) -> dict[str, list[TestResult]]:

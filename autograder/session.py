@@ -306,15 +306,21 @@ class Session:
         remove_tree(os.path.dirname(self.scratch))
 
     # --- requests ----------------------------------------------------------------------
-    def call(self, probe: str, params: dict, timeout: float, own_work: list[str] | None = None) -> Outcome:
+    def call(self, probe: str, params: dict, timeout: float, own_work: list[str] | None = None,
+             memory: list | None = None) -> Outcome:
+        """``memory``: a list to which the growth of the worker's peak resident memory during
+        the call (bytes, read from /proc by this side) is appended."""
         if self.tampered:
             return Outcome("tampered", self.tampered)
         self.ensure_started()
         if self.tampered:
             return Outcome("tampered", self.tampered)
         try:
+            base = _reset_peak_memory(self.pid) if memory is not None else 0
             protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params), "own_work": own_work or []})
             reply = self.channel.receive(time.monotonic() + timeout, self._watch_scratch)
+            if memory is not None:
+                memory.append(max(0, _memory_kib(self.pid, "VmHWM") - base) * 1024)
         except protocol.ChannelTimeout:
             self.kill()
             return Outcome("timeout")
@@ -328,6 +334,29 @@ class Session:
         if outcome.kind == "tampered":
             self.tampered = outcome.value
         return outcome
+
+
+def _memory_kib(pid: int, field: str) -> int:
+    """A memory figure of a process (kB), read from outside it."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(field.encode() + b":"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def _reset_peak_memory(pid: int) -> int:
+    """Reset the process's peak resident memory to its current one (``clear_refs`` 5); returns
+    the current resident memory in kB."""
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as refs:
+            refs.write("5")
+    except OSError:
+        pass
+    return _memory_kib(pid, "VmRSS")
 
 
 def _interpret(reply) -> Outcome:
