@@ -12,17 +12,30 @@ first and last nodes around one "… k more …" box, so a 10,000-step loop draw
 The artists carry gids, so a drawing can be inspected: each box patch has its kind ("leaf",
 "constant", "Parameter", "op", "collapsed"), its text "node text", each arrow "edge".
 matplotlib is imported only when drawing: ``import needle.viz`` stays cheap.
+
+Two gradient debuggers beside it, which trust no gradient, only the ops' ``compute`` and
+float64 central differences (``needle.gradcheck``):
+
+* ``debug_gradients(output)``: is each op's ``gradient`` right, for the inputs it has in
+  this graph? (an op you wrote: its backward)
+* ``debug_adjoints(output, out_grad)``: is the adjoint stored in each node's ``.grad`` right?
+  (a backward pass you wrote: reverse-mode AD)
+
+Each returns a ``GradientReport``: ``ok``, a record per node, the first wrong node with its
+values, the expected and the obtained numbers, a verdict as text (``print(report)``) and
+``report.draw()``, the graph with each checked node marked and the first wrong one annotated.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 from statistics import fmean
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .autograd import Value, find_topo_sort
+from .autograd import Tensor, TensorTuple, Value, find_topo_sort, no_grad
+from .gradcheck import as_float64, node_adjoints, op_adjoints
 from .nn import Parameter
 
 if TYPE_CHECKING:
@@ -35,6 +48,12 @@ STYLES = {
     "constant": ("constant (no grad)", "#e4e4e4", "solid"),
     "op": ("op result", "#fff0c2", "solid"),
     "collapsed": ("collapsed chain", "white", "dashed"),
+}
+# mark -> (legend entry, border colour, border width, prefix of the box's first line)
+MARKS = {
+    "ok": ("checked: right", "#2e7d32", 1.6, "✓ "),
+    "wrong": ("checked: wrong", "#c62828", 1.6, "✗ "),
+    "first wrong": ("first wrong (see its numbers)", "#c62828", 3.2, "✗ "),
 }
 SMALL = 4  # arrays with at most this many elements are printed in full
 MAX_CHARS = 36  # longer lines are cut, so every box has the same width
@@ -67,6 +86,7 @@ class _Box:
     inputs: list[tuple["_Box", int]] = field(default_factory=list)  # (source, times used)
     x: int = 0  # column rank
     y: float = 0.0
+    mark: str | None = None  # a key of MARKS
 
 
 def draw_graph(
@@ -77,6 +97,7 @@ def draw_graph(
     show_data: bool = True,
     collapse_longer_than: int | None = 6,
     max_nodes: int = 300,
+    marks: dict | None = None,
 ) -> GraphDrawing:
     """Draw the graph behind ``roots`` (a Tensor, a TensorTuple, or a list of them) on ``ax``
     (a new figure sized to fit when None; on a given axes the font shrinks to fit the boxes)
@@ -94,13 +115,18 @@ def draw_graph(
       the number of uses. None draws every node.
     - ``max_nodes``: refuse (ValueError) to draw more boxes than this: the picture would be
       unreadable and slow. Draw a smaller graph, or raise the limit.
+    - ``marks``: {tensor: (mark, extra lines)}, what a check found (the debuggers below use
+      it): mark "ok" (green border, ✓), "wrong" (red border, ✗) or "first wrong" (a thick red
+      border, ✗); the extra lines are added to the box's text. A node marked other than "ok"
+      is never hidden in a collapsed chain.
 
     An input used several times by one op (``b + b``) is one arrow, labelled "×2".
     """
     roots = _as_roots(roots)
     names = _names_by_id(labels)
+    marked = _marks_by_id(marks)
     order = find_topo_sort(roots)  # iterative: a 100,000-deep graph is fine
-    boxes, hidden, markers = _boxes(order, roots, names, show_data, collapse_longer_than, max_nodes)
+    boxes, hidden, markers = _boxes(order, roots, names, marked, show_data, collapse_longer_than, max_nodes)
     columns = _layout(boxes)
     ax, edges = _render(boxes, columns, ax)
     return GraphDrawing(ax=ax, nodes=len(boxes) - markers, edges=edges, hidden=hidden, markers=markers)
@@ -122,6 +148,16 @@ def _names_by_id(labels: dict | None) -> dict[int, str]:
     return {id(v): str(name) for v, name in labels.items()}
 
 
+def _marks_by_id(marks: dict | None) -> dict[int, tuple[str, list[str]]]:
+    marks = marks or {}
+    for v, mark in marks.items():
+        if not isinstance(v, Value):
+            raise TypeError("draw_graph marks must map needle Tensors to (mark, extra lines)")
+        if not (isinstance(mark, tuple) and len(mark) == 2 and mark[0] in MARKS):
+            raise ValueError(f"draw_graph marks: expected (mark, extra lines) with mark one of {list(MARKS)}, got {mark!r}")
+    return {id(v): (mark, [str(line) for line in lines]) for v, (mark, lines) in marks.items()}
+
+
 def _kind(v: Value) -> str:
     if v.op is not None:
         return "op"
@@ -130,7 +166,7 @@ def _kind(v: Value) -> str:
     return "leaf" if v.requires_grad else "constant"
 
 
-def _boxes(order, roots, names, show_data, collapse_longer_than, max_nodes):
+def _boxes(order, roots, names, marked, show_data, collapse_longer_than, max_nodes):
     """One box per drawn value, in topological order, plus a marker per collapsed chain.
     Returns (boxes, number of hidden values, number of markers)."""
     n = len(order)
@@ -138,6 +174,8 @@ def _boxes(order, roots, names, show_data, collapse_longer_than, max_nodes):
     missing = names.keys() - index.keys()
     if missing:
         raise ValueError(f"draw_graph: {len(missing)} labelled tensor(s) are not in the graph")
+    if marked.keys() - index.keys():
+        raise ValueError(f"draw_graph: {len(marked.keys() - index.keys())} marked tensor(s) are not in the graph")
     inputs = [[index[id(x)] for x in v.inputs] for v in order]  # every slot, repeats kept
     depth = [0] * n
     users: list[list[int]] = [[] for _ in range(n)]  # distinct users
@@ -146,7 +184,7 @@ def _boxes(order, roots, names, show_data, collapse_longer_than, max_nodes):
             depth[i] = 1 + max(depth[j] for j in ins)
         for j in dict.fromkeys(ins):
             users[j].append(i)
-    pinned = {index[id(r)] for r in roots} | {index[k] for k in names}
+    pinned = {index[id(r)] for r in roots} | {index[k] for k in names} | {index[k] for k, (m, _) in marked.items() if m != "ok"}
 
     runs, gone, run_of = _collapse(order, inputs, users, pinned, collapse_longer_than)
     drawn = n - len(run_of)
@@ -163,6 +201,9 @@ def _boxes(order, roots, names, show_data, collapse_longer_than, max_nodes):
         if i in run_of:
             continue
         box = _Box(_node_lines(v, names.get(id(v)), show_data), _kind(v), (depth[i], depth[i]))
+        if id(v) in marked:
+            box.mark, extra = marked[id(v)]
+            box.lines = [_fit(MARKS[box.mark][3] + box.lines[0])] + box.lines[1:] + [_fit(s) for s in extra]
         for j, times in Counter(inputs[i]).items():
             if j in marker_of_tail:  # i ends a collapsed chain: draw its marker first
                 r = marker_of_tail[j]
@@ -229,9 +270,11 @@ def _node_lines(v: Value, name: str | None, show_data: bool) -> list[str]:
     if show_data:
         if data is not None:
             lines.append("value " + _numbers(data))
-        if v.grad is not None:
+        if isinstance(v.grad, Value):
             grad = v.grad.cached_data
             lines.append("grad " + ("not computed" if grad is None else _numbers(grad)))
+        elif v.grad is not None:  # what a hand-written backward stored (debug_adjoints draws it)
+            lines.append(f"grad: a {type(v.grad).__name__}, not a needle value")
     return [_fit(s) for s in lines]
 
 
@@ -338,9 +381,10 @@ def _render(boxes: list[_Box], columns, ax):
     )
     for b in boxes:
         _, color, line_style = STYLES[b.kind]
+        _, edge, width, _ = MARKS[b.mark] if b.mark else (None, "0.3", 0.9, None)
         ax.add_patch(FancyBboxPatch(
             (b.x - BOX_W / 2, b.y - BOX_H / 2), BOX_W, BOX_H, boxstyle="round,pad=0,rounding_size=0.04",
-            facecolor=color, edgecolor="0.3", linestyle=line_style, linewidth=0.9, zorder=2, gid=b.kind,
+            facecolor=color, edgecolor=edge, linestyle=line_style, linewidth=width, zorder=2, gid=b.kind,
         ))
         ax.text(b.x, b.y, "\n".join(b.lines), ha="center", va="center", fontsize=font,
                 linespacing=LINE_EM, zorder=3, gid="node text")
@@ -360,9 +404,10 @@ def _render(boxes: list[_Box], columns, ax):
     for side in ("left", "right", "top"):
         ax.spines[side].set_visible(False)
     kinds = [k for k in STYLES if any(b.kind == k for b in boxes)]
-    ax.legend(handles=[Patch(facecolor=STYLES[k][1], edgecolor="0.3", linestyle=STYLES[k][2], label=STYLES[k][0])
-                       for k in kinds],
-              loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=FONT_PT)
+    handles = [Patch(facecolor=STYLES[k][1], edgecolor="0.3", linestyle=STYLES[k][2], label=STYLES[k][0]) for k in kinds]
+    handles += [Patch(facecolor="white", edgecolor=MARKS[m][1], linewidth=MARKS[m][2], label=MARKS[m][3] + MARKS[m][0])
+                for m in MARKS if any(b.mark == m for b in boxes)]
+    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=FONT_PT)
     return ax, len(arrows)
 
 
@@ -388,3 +433,409 @@ def _nearest_free(y: float, row_ys: list[float]) -> float:
     if free(y):
         return y
     return min((r + side * 0.5 for r in row_ys for side in (1, -1) if free(r + side * 0.5)), key=lambda h: abs(h - y))
+
+
+# --- gradient debuggers ------------------------------------------------------------------------
+SHOWN = 6  # numbers printed per array in a report's text
+
+
+@dataclass(frozen=True)
+class NodeCheck:
+    """One checked node: its op's name ("leaf" for a leaf), the shapes checked (each input's
+    for an op's gradient, the node's own for an adjoint), the largest |got - expected| over
+    all elements (inf when what was got is not an array of the right shape), whether it is
+    right, and what is wrong ("" when right)."""
+
+    node: Value
+    op: str
+    shapes: list
+    max_error: float
+    ok: bool
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class WrongNode:
+    """The first wrong node of a report, with the numbers to see why.
+
+    ``input`` is the op's input whose adjoint is wrong (debug_gradients) or None (the node's
+    own adjoint, debug_adjoints); ``values`` the op's input values (debug_gradients) or
+    [the node's value] (debug_adjoints), in float64; ``out_grad`` the output adjoint the op's
+    gradient was given (debug_gradients); ``expected`` the central differences and ``got``
+    what the gradient returned or .grad holds, as arrays (tuples of arrays for a TensorTuple;
+    ``got`` is None when there was no array to compare)."""
+
+    node: Value
+    op: str
+    input: int | None
+    values: list
+    expected: Any
+    got: Any
+    problem: str
+    out_grad: Any = None
+
+
+@dataclass(frozen=True)
+class GradientReport:
+    """What ``debug_gradients`` or ``debug_adjoints`` found: a ``NodeCheck`` per checked node
+    in the order a backward pass visits them (reverse topological order: the output first),
+    and the first wrong one. ``print(report)`` gives the verdict; ``report.draw()`` the graph."""
+
+    output: Value
+    checked: str  # "gradient": each op's gradient; "adjoint": each node's .grad
+    nodes: list
+    first_wrong: WrongNode | None
+    rtol: float
+    atol: float
+
+    @property
+    def ok(self) -> bool:
+        return self.first_wrong is None
+
+    def headline(self) -> str:
+        wrong = sum(not n.ok for n in self.nodes)
+        largest = max((n.max_error for n in self.nodes), default=0.0)
+        if self.checked == "gradient":
+            if not wrong:
+                return (f"✓ the gradients of all {_count(len(self.nodes), 'op')} agree with float64 central "
+                        f"differences of their compute (largest error {largest:.1e})")
+            f = self.first_wrong
+            return f"✗ {wrong} of {_count(len(self.nodes), 'op')} with a wrong gradient; first: {f.op}, input {f.input}"
+        if not wrong:
+            return (f"✓ the adjoints in .grad of all {_count(len(self.nodes), 'checked node')} agree with float64 "
+                    f"central differences (largest error {largest:.1e})")
+        return f"✗ {wrong} of {_count(len(self.nodes), 'checked node')} with a wrong adjoint in .grad; first: {self.first_wrong.op}"
+
+    def __str__(self) -> str:
+        f = self.first_wrong
+        if f is None:
+            return self.headline() + "."
+        lines = [self.headline() + "."]
+        if self.checked == "gradient":
+            n_inputs = len(f.values)
+            lines += [
+                f"The first wrong op in the order backward calls them: {f.op}, input {f.input} of {n_inputs} "
+                f"(shape {_shape(f.expected)}).",
+                f"  problem    {f.problem}",
+                "  inputs     " + ", ".join(f"x{i} = {_few(v)}" for i, v in enumerate(f.values)),
+                f"  out_grad   {_few(f.out_grad)}",
+                f"  expected   {_few(f.expected)}   (float64 central differences of compute, contracted with out_grad)",
+                f"  got        {_few(f.got)}   (gradient(out_grad, node), entry {f.input})",
+            ]
+        else:
+            lines += [
+                f"The first wrong node in reverse topological order (the order backward visits them): "
+                f"{f.op}, shape {_shape(f.values[0])}.",
+                f"  problem    {f.problem}",
+                f"  value      {_few(f.values[0])}",
+                f"  expected   {_few(f.expected)}   (float64 central differences of sum(output * out_grad) w.r.t. this node)",
+                f"  got        {_few(f.got)}   (its .grad)",
+            ]
+        worst = _worst(f.got, f.expected)
+        if worst is not None:
+            index, error = worst
+            lines.append(f"  largest error {error:.3g}, at index {index}")
+        return "\n".join(lines)
+
+    def draw(self, ax: "Axes | None" = None, *, labels: dict | None = None) -> GraphDrawing:
+        """The graph (``draw_graph``) with each checked node marked right or wrong, the first
+        wrong one annotated with the expected and the obtained numbers, the verdict as title."""
+        marks = {n.node: ("ok" if n.ok else "wrong", []) for n in self.nodes}
+        f = self.first_wrong
+        if f is not None:
+            head = [f"input {f.input}: {_fit_problem(f.problem)}"] if self.checked == "gradient" else [_fit_problem(f.problem)]
+            marks[f.node] = ("first wrong", head + _box_numbers(f.expected, f.got))
+        drawing = draw_graph(self.output, ax, labels=labels, marks=marks)
+        drawing.ax.set_title(self.headline(), fontsize=FONT_PT + 1, loc="left")
+        return drawing
+
+
+def debug_gradients(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: float = 1e-4,
+                    atol: float = 1e-6) -> GradientReport:
+    """Check the backward of every op in the graph of ``output``, each on its own.
+
+    For every op node, in the order a backward pass calls them, ``op.gradient(g, node)`` is
+    computed for the node's actual input values (in float64) and an output adjoint ``g`` (a
+    fixed random array of the node's output shape; ``out_grad`` for ``output``'s own op when
+    given), and compared, over all elements of every input, with the float64 central
+    differences of sum(op.compute(inputs) * g). No ``.grad`` and no backward pass is trusted.
+
+    Works for TensorTupleOps (``g`` is then a TensorTuple) and reports, rather than raises, a
+    gradient that raises, returns None, a numpy array, the wrong number of adjoints or the
+    wrong shape. An entry i is right when |got - expected| <= atol + rtol |expected|.
+    """
+    order = _graph(output, "debug_gradients")
+    root_grad = None if out_grad is None else _out_grad(output, out_grad, "debug_gradients")
+    rng = np.random.default_rng(0)  # the same random out_grad every run
+    checks, first = [], None
+    for v in reversed(order):
+        if v.op is None:
+            continue
+        g = root_grad if v is output and root_grad is not None else _random_like(v.realize_cached_data(), rng)
+        check, wrong = _check_op(v, g, eps, rtol, atol)
+        checks.append(check)
+        first = first or wrong
+    return GradientReport(output, "gradient", checks, first, rtol, atol)
+
+
+def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: float = 1e-4,
+                   atol: float = 1e-6) -> GradientReport:
+    """Check the adjoint a backward pass stored in each node's ``.grad``.
+
+    After a reverse-mode AD pass from ``output`` with output adjoint ``out_grad`` (default:
+    ones of the output's shape), every node that requires grad should hold in ``.grad`` a
+    needle Tensor (a TensorTuple for a tuple node), its adjoint: the derivative of
+    sum(output * out_grad) with respect to the node's value. That is what notebook 09's
+    ``compute_gradient_of_variables`` stores (needle's own ``backward()`` keeps the leaves'
+    only). Each is compared, over all elements, with float64 central differences in which
+    the node's value is perturbed and everything computed from it is recomputed with the
+    ops' ``compute``: no gradient is trusted. Constants (requires_grad=False) are not checked.
+
+    The first wrong node is the first in reverse topological order (the order backward
+    visits them), so every node that uses it has the right adjoint. Costs two forward passes
+    per element of every node: for graphs of tens of nodes.
+    """
+    order = _graph(output, "debug_adjoints")
+    if out_grad is None:
+        value = output.realize_cached_data()
+        weights = tuple(np.ones_like(a, dtype=np.float64) for a in value) if isinstance(value, tuple) \
+            else np.ones_like(value, dtype=np.float64)
+    else:
+        weights = _out_grad(output, out_grad, "debug_adjoints")
+    expected = node_adjoints(order, weights, eps)
+    uses = Counter(id(x) for v in order for x in v.inputs)
+    checked = [(v, want) for v, want in zip(order, expected) if v.requires_grad and want is not None][::-1]
+    stored = [_stored(v.grad) for v, _ in checked]
+    checks, first = [], None
+    for (v, want), (got, form) in zip(checked, stored):
+        error, problem = _compare(got, want, form, rtol, atol)
+        if problem == "wrong values" or form:
+            problem = _adjoint_problem(v, output, form, uses[id(v)], checked, stored)
+        value = as_float64(v.realize_cached_data())
+        checks.append(NodeCheck(v, _op_name(v), [_shape(value)], error, not problem, problem))
+        if problem and first is None:
+            first = WrongNode(v, _op_name(v), None, [value], want, got, problem)
+    return GradientReport(output, "adjoint", checks, first, rtol, atol)
+
+
+def _graph(output, who: str) -> list:
+    if not isinstance(output, Value):
+        raise TypeError(f"{who} takes a needle Tensor or TensorTuple (a graph's output), got {type(output).__name__}")
+    return find_topo_sort([output])
+
+
+def _out_grad(output: Value, out_grad, who: str):
+    """``out_grad`` as float64 array(s) of the output's shape(s), or a ValueError saying why not."""
+    value = output.realize_cached_data()
+    if isinstance(out_grad, Value):
+        out_grad = out_grad.realize_cached_data()
+    if isinstance(value, tuple):
+        ok = isinstance(out_grad, (tuple, list)) and len(out_grad) == len(value) and all(
+            np.shape(g) == a.shape for g, a in zip(out_grad, value))
+        if ok:
+            return tuple(np.asarray(g, dtype=np.float64) for g in out_grad)
+    elif np.shape(out_grad) == value.shape:
+        return np.asarray(out_grad, dtype=np.float64)
+    raise ValueError(f"{who}: out_grad must have the output's shape {_shape(value)}, got {_shape(out_grad)}")
+
+
+def _random_like(value, rng):
+    if isinstance(value, tuple):
+        return tuple(rng.standard_normal(a.shape) for a in value)
+    return rng.standard_normal(np.shape(value))
+
+
+def _as_leaf(value) -> Value:
+    """A float64 leaf holding ``value`` (a tuple: a TensorTuple), requiring grad, so that the
+    op's gradient is asked for every input's adjoint."""
+    if isinstance(value, tuple):
+        return TensorTuple.make_const(value, requires_grad=True)
+    return Tensor.make_const(value, requires_grad=value.dtype.kind == "f")
+
+
+def _check_op(v: Value, g, eps: float, rtol: float, atol: float):
+    """(NodeCheck, WrongNode or None) for the gradient of op node ``v`` with output adjoint g."""
+    op, name = v.op, _op_name(v)
+    values = [as_float64(x.realize_cached_data()) for x in v.inputs]
+    shapes = [_shape(x) for x in values]
+
+    def wrong(problem, expected=None):
+        """The op's whole gradient is unusable: shown as input 0's."""
+        check = NodeCheck(v, name, shapes, float("inf"), False, problem)
+        return check, WrongNode(v, name, 0 if expected else None, values, (expected or [None])[0], None, problem, g)
+
+    try:
+        out = op.compute(*values)
+        expected = op_adjoints(op, values, g, eps)
+    except Exception as exc:
+        return wrong(f"compute raised {type(exc).__name__} on float64 inputs: {exc}")
+    if any(np.asarray(a).dtype.kind == "f" and np.asarray(a).dtype != np.float64
+           for a in (out if isinstance(out, tuple) else (out,))):
+        return wrong("compute does not keep float64 (central differences need it): keep the inputs' dtype")
+    node = (TensorTuple if isinstance(out, tuple) else Tensor).__new__(TensorTuple if isinstance(out, tuple) else Tensor)
+    node._init(op, tuple(_as_leaf(x) for x in values), out, True)
+    g_node = TensorTuple.make_const(g) if isinstance(g, tuple) else Tensor.make_const(g)
+    try:
+        with no_grad():
+            result = op.gradient(g_node, node)
+    except Exception as exc:
+        return wrong(f"gradient raised {type(exc).__name__}: {exc}", expected)
+    entries, problem = _entries(result, len(values))
+    if problem:
+        return wrong(problem, expected)
+    largest, first_problem = 0.0, None
+    for i, (entry, want) in enumerate(zip(entries, expected)):
+        if want is None:  # an integer input: not differentiated
+            continue
+        got, form = _stored(entry, f"its adjoint of input {i}", "return")
+        error, problem = _compare(got, want, form, rtol, atol)
+        if problem == "wrong values":
+            problem = _gradient_problem(op, values, i, got, want, rtol, atol, eps)
+        largest = max(largest, error)
+        if problem and first_problem is None:
+            first_problem = (i, problem, want, got)
+    if first_problem:
+        i, problem, want, got = first_problem
+        return NodeCheck(v, name, shapes, largest, False, problem), WrongNode(v, name, i, values, want, got, problem, g)
+    return NodeCheck(v, name, shapes, largest, True), None
+
+
+def _entries(result, n: int):
+    """gradient's result as one entry per input, or a problem."""
+    if result is None:
+        return None, "gradient returned None: return the adjoint of each input (a tuple for several inputs)"
+    if isinstance(result, (tuple, list)) and not isinstance(result, Value):
+        if len(result) != n:
+            return None, f"gradient returned {_count(len(result), 'adjoint')} for an op with {_count(n, 'input')}"
+        return list(result), ""
+    if n != 1:
+        return None, f"gradient returned one value for an op with {n} inputs: return a tuple, one adjoint per input"
+    return [result], ""
+
+
+def _stored(value, what: str = "its .grad", verb: str = "store"):
+    """(array or tuple of arrays, "") for a needle value; (what there is to show, the problem) else."""
+    if isinstance(value, Value):
+        data = value.realize_cached_data()
+        return (as_float64(data), "") if data is not None else (None, f"{what} has no value")
+    if value is None:
+        return None, f"{what} is None"
+    if isinstance(value, np.ndarray):
+        return as_float64(value), f"{what} is a numpy array: {verb} a needle Tensor (built with needle ops, it stays part of a graph)"
+    return None, f"{what} is a {type(value).__name__}: {verb} a needle Tensor"
+
+
+def _compare(got, want, form: str, rtol: float, atol: float):
+    """(largest |got - want|, "" or the problem) over all elements."""
+    if form:
+        error = _error(got, want)
+        return (error if error is not None else float("inf")), form
+    if isinstance(want, tuple) != isinstance(got, tuple) or _shape(got) != _shape(want):
+        return float("inf"), f"shape {_shape(got)}, expected {_shape(want)}"
+    pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+    error, right = 0.0, True
+    for a, b in pairs:
+        a = np.asarray(a, dtype=np.float64)
+        if a.size:
+            error = max(error, float(np.nanmax(np.where(np.isfinite(a), np.abs(a - b), np.inf))))
+        right = right and bool(np.all(np.isfinite(a)) and np.allclose(a, b, rtol=rtol, atol=atol))
+    return error, "" if right else "wrong values"
+
+
+def _error(got, want) -> float | None:
+    if got is None or isinstance(got, tuple) != isinstance(want, tuple) or _shape(got) != _shape(want):
+        return None
+    pairs = zip(got, want) if isinstance(want, tuple) else [(got, want)]
+    return max((float(np.max(np.abs(np.asarray(a, dtype=np.float64) - b))) for a, b in pairs if np.size(b)), default=0.0)
+
+
+def _gradient_problem(op, values, i, got, want, rtol, atol, eps) -> str:
+    """What wrong values from an op's gradient look like: out_grad forgotten, a constant factor."""
+    if isinstance(want, tuple):
+        return "wrong values"
+    ones = op.compute(*values)
+    ones = tuple(np.ones_like(a) for a in ones) if isinstance(ones, tuple) else np.ones_like(ones)
+    if np.allclose(got, op_adjoints(op, values, ones, eps)[i], rtol=rtol, atol=atol):
+        return "wrong values: they are the adjoint for out_grad = ones, multiply by out_grad (the chain rule)"
+    scale = float(np.vdot(got, want) / np.vdot(want, want)) if np.any(want) else 0.0
+    if np.any(want) and np.allclose(got, scale * want, rtol=rtol, atol=atol):
+        return f"wrong values: {scale:.4g} times the expected adjoint"
+    return "wrong values"
+
+
+def _adjoint_problem(v: Value, output: Value, form: str, uses: int, checked: list, stored: list) -> str:
+    """What a wrong adjoint in ``v.grad`` most likely means, judged from the whole graph."""
+    others_have_grad = any(got is not None for (u, _), (got, _) in zip(checked, stored) if u is not output)
+    leaves_have_grad = any(got is not None for (u, _), (got, _) in zip(checked, stored) if u.op is None)
+    if form and v.grad is None:
+        if v.op is not None and leaves_have_grad:
+            return "no .grad on this op node while the leaves have theirs: store the adjoint of every node, not only of the leaves"
+        if v is output:
+            return "no .grad on the output: store each node's adjoint in its .grad (the output's own is out_grad)"
+        if not others_have_grad and output.grad is not None:
+            return ("only the output's .grad is set: its adjoint never reached its inputs. Process the nodes in reverse "
+                    "topological order (the output first), passing each node's partial adjoints on to its inputs")
+        return "no .grad on this node: store each node's adjoint (the sum of its partial adjoints) in its .grad"
+    if form:
+        return form
+    if v is output:
+        return "the output's .grad must be out_grad itself: start from out_grad"
+    if uses > 1:
+        return (f"this node is used {uses} times: its adjoint is the sum of the partial adjoints from every use "
+                f"(every node that uses it has the right adjoint)")
+    return ("the one node that uses it has the right adjoint: the partial adjoint its op's gradient sends here "
+            "(debug_gradients checks it) was lost or changed on the way to this node's .grad")
+
+
+def _op_name(v: Value) -> str:
+    return _op_text(v.op) if v.op is not None else _kind(v)
+
+
+def _shape(value):
+    if value is None:
+        return None
+    if isinstance(value, tuple):
+        return tuple(_shape(a) for a in value)
+    return tuple(np.shape(value))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _few(value) -> str:
+    """Up to SHOWN numbers of an array (a tuple: each slot), for a report's text."""
+    if value is None:
+        return "None"
+    if isinstance(value, tuple):
+        return "(" + ", ".join(_few(a) for a in value) + ")"
+    a = np.asarray(value)
+    flat = a.reshape(-1)
+    shown = ", ".join(f"{x:.4g}" for x in flat[:SHOWN])
+    more = f", … {a.size} numbers of shape {a.shape}" if a.size > SHOWN else ""
+    return f"[{shown}{more}]"
+
+
+def _worst(got, want):
+    """(index, error) of the largest |got - want|, for arrays of equal shape; else None."""
+    if got is None or want is None or isinstance(got, tuple) or isinstance(want, tuple) or _shape(got) != _shape(want):
+        return None
+    diff = np.abs(np.asarray(got, dtype=np.float64) - want)
+    if diff.size == 0 or not np.isfinite(diff).any():
+        return None
+    k = np.unravel_index(int(np.nanargmax(np.where(np.isfinite(diff), diff, -1))), diff.shape)
+    return tuple(int(i) for i in k), float(diff[k])
+
+
+def _box_numbers(expected, got) -> list[str]:
+    """Two lines for the first wrong node's box: all numbers when few, else the worst element."""
+    worst = _worst(got, expected)
+    if worst is None or np.asarray(expected).size <= SMALL:
+        return ["expected " + _numbers(expected), "got " + ("None" if got is None else _numbers(got))]
+    index, _ = worst
+    where = ", ".join(map(str, index))
+    return [f"expected[{where}] {expected[index]:.4g}", f"got[{where}] {got[index]:.4g}"]
+
+
+def _fit_problem(problem: str) -> str:
+    return problem.split(":")[0]

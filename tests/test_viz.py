@@ -306,3 +306,295 @@ def test_importing_needle_viz_does_not_import_matplotlib():
     code = "import sys, needle.viz; print('matplotlib' in sys.modules)"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "False"
+
+
+# --- the gradient debuggers ------------------------------------------------------------------
+from needle.viz import MARKS, debug_adjoints, debug_gradients  # noqa: E402
+
+
+def f64(values):
+    return ndl.Tensor(values, dtype="float64")
+
+
+def op_nodes(root):
+    nodes, _ = walk([root])
+    return [v for v in nodes.values() if v.op is not None]
+
+
+def reverse_mode(output, out_grad):
+    """Reverse-mode AD as notebook 09 asks for it (every node's .grad is its adjoint), written
+    here independently of needle's backward so that debug_adjoints has a right answer to check."""
+    order, seen = [], set()
+    stack = [(output, False)]
+    while stack:
+        v, done = stack.pop()
+        if done:
+            order.append(v)
+        elif id(v) not in seen:
+            seen.add(id(v))
+            stack.append((v, True))
+            stack.extend((x, False) for x in v.inputs)
+    partials = {id(output): [out_grad]}
+    for v in reversed(order):
+        parts = [p for p in partials.pop(id(v), []) if p is not None]
+        if not parts:
+            continue
+        total = parts[0]
+        for p in parts[1:]:
+            total = total + p
+        v.grad = total
+        if v.op is not None:
+            for x, p in zip(v.inputs, v.op.gradient_as_tuple(total, v)):
+                partials.setdefault(id(x), []).append(p)
+
+
+class MulForgetsOutGrad(ops.EWiseMul):
+    """a * b whose gradient returns the local derivatives (b, a), not out_grad * (b, a)."""
+
+    def gradient(self, out_grad, node):
+        a, b = node.inputs
+        return b, a
+
+
+class ExpTwice(ops.Exp):
+    """exp(a) whose gradient is off by a factor 2."""
+
+    def gradient(self, out_grad, node):
+        return out_grad * node * 2.0
+
+
+class FusedDropsSlot1(ops.FusedAddScalars):
+    """(a + c0, a + c1) whose gradient forgets the adjoint of slot 1."""
+
+    def gradient(self, out_grad, node):
+        return out_grad[0]
+
+
+def every_op_graph():
+    """One graph with most of needle's ops, tuple ops included, away from kinks (ReLU at 0)."""
+    rng = np.random.default_rng(3)
+    a, b = f64(rng.standard_normal((2, 3))), f64(rng.uniform(0.5, 2.0, (2, 3)))
+    w = f64(rng.standard_normal((3, 4)))
+    h = ops.relu(a @ w + 0.05) + ops.log(b).sum(axes=(1,)).reshape((2, 1)).broadcast_to((2, 4)) * 0.5
+    z = ops.logsumexp(h, axes=(1,)) / ops.summation(b ** 2.0, axes=(1,))
+    pair = ops.fused_add_scalars(z, 1.0, -2.0)
+    tup = ops.make_tuple(pair[0] * pair[1], ops.exp(a).transpose())
+    return (tup[0].sum() - tup[1].sum()) * 0.25
+
+
+def test_debug_gradients_of_a_correct_graph_is_ok():
+    out = every_op_graph()
+    report = debug_gradients(out)
+    assert report.ok and report.first_wrong is None
+    assert len(report.nodes) == len(op_nodes(out)) >= 20  # every op node, each once
+    assert {type(n.node.op).__name__ for n in report.nodes} >= {
+        "MatMul", "ReLU", "Log", "Summation", "Reshape", "BroadcastTo", "LogSumExp", "EWiseDiv", "PowerScalar",
+        "FusedAddScalars", "TupleGetItem", "MakeTensorTuple", "Transpose", "Exp"}
+    assert all(n.ok and n.max_error < 1e-6 for n in report.nodes)
+    assert report.nodes[0].node is out  # the order backward calls them: the output's op first
+    assert str(report).startswith(f"✓ the gradients of all {len(report.nodes)} ops agree")
+
+
+def test_a_gradient_that_forgets_out_grad_is_found_with_the_hand_derived_adjoint():
+    a, b = f64([1.0, 2.0]), f64([3.0, 4.0])
+    out = MulForgetsOutGrad()(a, b)
+    report = debug_gradients(out, out_grad=[10.0, 100.0])
+    f = report.first_wrong
+    assert not report.ok and f.node is out and f.op == "MulForgetsOutGrad" and f.input == 0
+    # L = sum(a * b * g) with g = out_grad: dL/da = b * g = (3 * 10, 4 * 100) = (30, 400), and
+    # the gradient returned b = (3, 4) alone
+    np.testing.assert_allclose(f.expected, [30.0, 400.0], rtol=1e-8)
+    np.testing.assert_array_equal(f.got, [3.0, 4.0])
+    np.testing.assert_array_equal(f.values[0], [1.0, 2.0])
+    np.testing.assert_array_equal(f.values[1], [3.0, 4.0])
+    assert "multiply by out_grad" in f.problem
+    text = str(report)
+    assert "MulForgetsOutGrad, input 0 of 2" in text and "[30, 400]" in text and "[3, 4]" in text
+
+
+def test_a_wrong_op_inside_a_graph_is_the_first_wrong_and_the_others_are_right():
+    x = f64([[0.5, -1.0, 2.0]])
+    out = (ExpTwice()(x * 0.5) + x).sum()
+    report = debug_gradients(out)
+    assert [n.ok for n in report.nodes] == [True, True, False, True]  # Summation, EWiseAdd, ExpTwice, MulScalar
+    f = report.first_wrong
+    assert f.op == "ExpTwice" and f.input == 0 and "2 times the expected adjoint" in f.problem
+    # d/du sum(exp(u) * g) = exp(u) * g, with u = x / 2 and g the random out_grad it was given
+    np.testing.assert_allclose(f.expected, np.exp([[0.25, -0.5, 1.0]]) * f.out_grad, rtol=1e-7)
+    np.testing.assert_allclose(f.got, 2 * f.expected, rtol=1e-7)
+
+
+def test_a_tensor_tuple_gradient_that_drops_a_slot():
+    a = f64([1.0, 2.0])
+    pair = FusedDropsSlot1(1.0, 2.0)(a)
+    out = pair[0] * pair[1]
+    report = debug_gradients(out)
+    f = report.first_wrong
+    assert f.op == "FusedDropsSlot1(1, 2)" and f.input == 0
+    # d/da of sum((a + 1) * g0 + (a + 2) * g1) = g0 + g1; the gradient returned g0 only
+    g0, g1 = f.out_grad
+    np.testing.assert_allclose(f.expected, g0 + g1, rtol=1e-7)
+    np.testing.assert_allclose(f.got, g0)
+    assert sum(not n.ok for n in report.nodes) == 1  # the two TupleGetItems and the product are right
+
+
+def malformed(returns):
+    class Malformed(ops.EWiseMul):
+        def gradient(self, out_grad, node):
+            return returns(out_grad, node)
+    return Malformed()
+
+
+@pytest.mark.parametrize("returns, problem", [
+    (lambda g, node: None, "gradient returned None"),
+    (lambda g, node: ((g * node.inputs[1]).numpy(), g * node.inputs[0]), "is a numpy array: return a needle Tensor"),
+    (lambda g, node: (g.sum(), g * node.inputs[0]), "shape (), expected (3,)"),
+    (lambda g, node: g * node.inputs[1], "one value for an op with 2 inputs"),
+    (lambda g, node: (g, g, g), "3 adjoints for an op with 2 inputs"),
+    (lambda g, node: (None, g * node.inputs[0]), "its adjoint of input 0 is None"),
+    (lambda g, node: 1 / 0, "gradient raised ZeroDivisionError"),
+])
+def test_malformed_gradients_are_reported_not_raised(returns, problem):
+    a, b = f64([1.0, 2.0, 3.0]), f64([4.0, 5.0, 6.0])
+    report = debug_gradients(malformed(returns)(a, b).sum())
+    assert not report.ok and problem in report.first_wrong.problem
+    assert report.first_wrong.input == 0
+    np.testing.assert_allclose(report.first_wrong.expected, b.numpy() * report.first_wrong.out_grad)
+    assert problem in str(report)
+
+
+def test_float32_graphs_are_checked_in_float64_and_left_untouched():
+    x = ndl.Tensor([0.3, -0.7])
+    out = ops.exp(x * x).sum()
+    assert debug_gradients(out).ok
+    assert x.grad is None and out.grad is None and x.dtype == np.float32
+
+
+def test_out_grad_must_have_the_outputs_shape():
+    out = f64([1.0, 2.0]) * 3.0
+    with pytest.raises(ValueError, match=r"out_grad must have the output's shape \(2,\), got \(3,\)"):
+        debug_gradients(out, out_grad=np.ones(3))
+    with pytest.raises(TypeError, match="needle Tensor or TensorTuple"):
+        debug_adjoints(np.ones(2))
+
+
+def test_debug_adjoints_of_a_right_backward_is_ok():
+    out = every_op_graph()
+    g = ndl.Tensor(np.ones(()), dtype="float64", requires_grad=False)
+    reverse_mode(out, g)
+    report = debug_adjoints(out, g)
+    nodes, _ = walk([out])
+    assert report.ok and len(report.nodes) == sum(v.requires_grad for v in nodes.values())
+    assert all(n.max_error < 1e-6 for n in report.nodes)
+    assert str(report).startswith("✓ the adjoints in .grad of all")
+
+
+def test_debug_adjoints_finds_an_overwritten_adjoint_of_a_shared_node():
+    s = f64([3.0])
+    y = s * s + s  # s is used three times
+    reverse_mode(y, f64([2.0]))
+    s.grad = f64([12.0])  # what overwriting gives: only the last partial, 2 * 2s = 12
+    report = debug_adjoints(y, f64([2.0]))
+    f = report.first_wrong
+    assert f.node is s and f.op == "leaf" and f.input is None
+    # dy/ds = 2s + 1 = 7, times the output's adjoint 2: 14
+    np.testing.assert_allclose(f.expected, [14.0], rtol=1e-8)
+    np.testing.assert_array_equal(f.got, [12.0])
+    assert "used 3 times: its adjoint is the sum of the partial adjoints from every use" in f.problem
+    assert [n.ok for n in report.nodes] == [True, True, False]
+
+
+@pytest.mark.parametrize("corrupt, problem", [
+    ("none_but_output", "only the output's .grad is set"),
+    ("leaves_only", "not only of the leaves"),
+    ("nothing", "no .grad on the output"),
+    ("numpy", "is a numpy array: store a needle Tensor"),
+    ("ones_at_output", "start from out_grad"),
+    ("shape", "shape (2,), expected (1,)"),
+])
+def test_debug_adjoints_names_what_is_wrong(corrupt, problem):
+    a, b = f64([2.0]), f64([5.0])
+    h = a * b
+    out = h + a
+    g = f64([3.0])
+    reverse_mode(out, g)
+    if corrupt == "none_but_output":
+        a.grad = b.grad = h.grad = None
+    elif corrupt == "leaves_only":
+        out.grad = h.grad = None
+    elif corrupt == "nothing":
+        a.grad = b.grad = h.grad = out.grad = None
+    elif corrupt == "numpy":
+        h.grad = h.grad.numpy()
+    elif corrupt == "ones_at_output":
+        out.grad = f64([1.0])
+    elif corrupt == "shape":
+        h.grad = f64([3.0, 3.0])
+    report = debug_adjoints(out, g)
+    assert not report.ok and problem in report.first_wrong.problem, report.first_wrong.problem
+
+
+def test_debug_adjoints_skips_constants_and_handles_tuples():
+    a = f64([1.0, 2.0])
+    c = ndl.Tensor([5.0, 6.0], dtype="float64", requires_grad=False)
+    t = ops.fused_add_scalars(a * c, 1.0, 2.0)
+    out = t[0] * t[1] + t[0]
+    g = f64([1.0, -1.0])
+    reverse_mode(out, g)
+    report = debug_adjoints(out, g)
+    assert report.ok and c not in [n.node for n in report.nodes]
+    t.grad = t.grad[0].detach()  # a Tensor where the tuple's adjoint belongs
+    wrong = debug_adjoints(out, g).first_wrong
+    assert wrong.node is t and "shape" in wrong.problem
+
+
+# --- drawing what the debuggers found -----------------------------------------------------------
+def test_a_report_draws_the_graph_with_each_checked_node_marked(recwarn):
+    a, b = f64([1.0, 2.0]), f64([3.0, 4.0])
+    out = ops.exp(MulForgetsOutGrad()(a, b) * 0.1).sum()
+    report = debug_gradients(out)
+    drawing = report.draw(labels={a: "a", b: "b"})
+    assert_drawing_matches_graph(drawing, [out])
+    edges = [p.get_edgecolor() for kind in KINDS for p in with_gid(drawing.ax, kind)]
+    red, green = (matplotlib.colors.to_rgba(MARKS[m][1]) for m in ("wrong", "ok"))
+    assert edges.count(red) == 1 and edges.count(green) == 3  # 4 ops checked, the leaves not
+    [wrong] = [t.get_text() for t in with_gid(drawing.ax, "node text") if t.get_text().startswith("✗")]
+    # a * b = (3, 8); expected and got of input 0 (2 numbers: printed in full)
+    f = report.first_wrong
+    assert wrong.splitlines()[:3] == ["✗ MulForgetsOutGrad", "shape (2,)", "value [3, 8]"]
+    assert wrong.splitlines()[-2:] == [
+        "expected [" + ", ".join(f"{x:.3g}" for x in f.expected) + "]", "got [3, 4]"]
+    assert drawing.ax.get_title(loc="left") == report.headline()
+    legend = [t.get_text() for t in drawing.ax.get_legend().get_texts()]
+    assert "✓ checked: right" in legend and "✗ first wrong (see its numbers)" in legend
+    drawing.ax.figure.canvas.draw()
+    assert not [w for w in recwarn if "Glyph" in str(w.message)]
+
+
+def test_an_adjoint_report_draws_each_nodes_grad_and_the_expected_value():
+    s = f64([3.0])
+    y = s * s + s
+    reverse_mode(y, f64([1.0]))
+    s.grad = s.grad.numpy()  # drawn as what it is, not a crash
+    texts = box_texts(debug_adjoints(y, f64([1.0])).draw().ax)
+    [wrong] = [t for t in texts if t.startswith("✗")]
+    assert "grad: a ndarray, not a needle value" in wrong and wrong.endswith("expected [7]\ngot [7]")
+
+
+def test_a_wrong_node_is_never_hidden_in_a_collapsed_chain():
+    x = f64([0.5])
+    y = x
+    for k in range(40):
+        y = ExpTwice()(y * 0.01) if k == 20 else y * 1.0
+    report = debug_gradients(y)
+    drawing = report.draw()
+    assert drawing.markers == 2  # the chain is cut at the wrong node, which stays drawn
+    assert any(t.startswith("✗ ExpTwice") for t in box_texts(drawing.ax))
+
+
+def test_marks_are_checked():
+    x = ndl.Tensor([1.0])
+    with pytest.raises(ValueError, match="mark one of"):
+        draw_graph(x * 2, marks={x: ("fine", [])})
+    with pytest.raises(ValueError, match="not in the graph"):
+        draw_graph(x * 2, marks={ndl.Tensor([2.0]): ("ok", [])})
