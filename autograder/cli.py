@@ -48,6 +48,15 @@ def _parser() -> argparse.ArgumentParser:
     z = sub.add_parser("gradescope-zip", help="build the Gradescope autograder zip of an assignment")
     z.add_argument("--assignment", default=None)
     z.add_argument("--out", type=Path, default=None, help="default: dist/gradescope-autograder-<assignment>.zip")
+    i = sub.add_parser("insights", help="the class at a glance from a grading folder: insights.html (plots) and insights.csv")
+    i.add_argument("grades", type=Path, help="the --out folder of `grade` (grades.csv, <student>/results.json)")
+    i.add_argument("--out", type=Path, required=True, help="folder for insights.html and insights.csv")
+    i.add_argument("--originality", type=Path, default=None, help="an originality.csv whose flags to include")
+    x = sub.add_parser("export", help="the grades as a CSV for Canvas's or Moodle's grade import (a row per student, a column per assignment)")
+    x.add_argument("grades", type=Path, help="the --out folder of `grade`")
+    x.add_argument("--format", required=True, choices=["canvas", "moodle"])
+    x.add_argument("--out", type=Path, required=True, help="the CSV file to write")
+    x.add_argument("--assignment", default=None, help="the assignment's name, when grades.csv has no assignment column")
     return p
 
 
@@ -102,6 +111,14 @@ def grade(course: Course, args) -> int:
 
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "insights":  # reads a grading folder: needs no course
+        from .insights import main as insights
+
+        return insights(args.grades, args.out, args.originality)
+    if args.command == "export":
+        from .lms_export import main as export
+
+        return export(args.grades, args.format, args.out, args.assignment)
     try:
         course = Course.locate(args.course)
         if args.command == "grade":

@@ -1,0 +1,248 @@
+"""Class insights (``python -m autograder insights``) and the Canvas / Moodle grade export
+(``python -m autograder export``) on a small synthetic class, written by the grader's own
+report writer (autograder.report), so the folder has the real format."""
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+
+from autograder import insights as ins
+from autograder import report
+from autograder.cli import main as cli
+from autograder.results import NotebookResult, TestResult
+
+STUDENTS = [f"s{i:02d}" for i in range(10)]
+RESET_HINT = "the loss does not go down: gradients accumulate across steps; call reset_grad before each backward"
+LINE_HINT = "your code raised IndexError at line {} of your cell: an index past the end"
+
+
+def t(test, task, points, passed, message="", reason=""):
+    return TestResult(test, f"what {test} checks", task, points, points if passed else 0.0,
+                      "passed" if passed else "failed", "" if passed else message, reason)
+
+
+def class_results() -> list[NotebookResult]:
+    """Ten students, two notebooks.
+
+    01: test_a (1.1) everybody passes; test_b (1.1) six students fail with RESET_HINT, s09 left
+    the stub (test_a passes without it); test_c (1.2) only s00 passes (a hard test), the others fail with an IndexError at
+    their own line (3 or 7: one hint). 02: test_d (2.1), s01 did not submit, s02 was late, s03
+    is flagged for review; s04 fails it.
+    """
+    results = []
+    for i, s in enumerate(STUDENTS):
+        stub = s == "s09"
+        first = NotebookResult(s, "01_first", [
+            t("test_a", "1.1", 1, True),
+            t("test_b", "1.1", 2, i >= 6 and not stub,
+              "your code raised NotImplementedError: the stub is not implemented yet" if stub else RESET_HINT),
+            t("test_c", "1.2", 3, i == 0, LINE_HINT.format(3 if i % 2 else 7)),
+        ])
+        reason = {"s01": "not submitted", "s02": "late", "s03": "review"}.get(s, "")
+        second = NotebookResult(s, "02_second", [
+            t("test_d", "2.1", 4, s not in ("s01", "s04"), "the shape is wrong: <check the axes>", reason)])
+        if reason and reason != "not submitted":
+            second.tests[0].reason = reason
+        results += [first, second]
+    return results
+
+
+def with_reason_column(grades_csv: Path, results: list[NotebookResult] | None) -> None:
+    """grades.csv with a ``reason`` column from ``results`` (None: without the column)."""
+    reasons = {(r.student, r.notebook, x.test): x.reason for r in results or [] for x in r.tests}
+    rows = list(csv.DictReader(grades_csv.open(newline="")))
+    fields = [f for f in rows[0] if f != "reason"] + (["reason"] if results is not None else [])
+    buf = io.StringIO()
+    writer = csv.DictWriter(buf, fields, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        if results is not None:
+            row["reason"] = reasons[(row["student"], row["notebook"], row["test"])]
+        writer.writerow(row)
+    grades_csv.write_text(buf.getvalue())
+
+
+def make_grades(folder: Path, reasons: bool = True) -> Path:
+    results = class_results()
+    for r in results:
+        report.save_result(folder, r)
+    report.write_reports(folder)
+    with_reason_column(folder / "grades.csv", results if reasons else None)
+    return folder
+
+
+@pytest.fixture
+def grades(tmp_path: Path) -> Path:
+    return make_grades(tmp_path / "grades")
+
+
+def stats(insights, test):
+    return next(s for s in insights.tests if s.test == test)
+
+
+# --- analysis ----------------------------------------------------------------------------------
+def test_failure_rates_count_the_students_who_submitted(grades: Path) -> None:
+    insights = ins.analyse(ins.read_grades(grades))
+    assert (stats(insights, "test_a").passed, stats(insights, "test_a").failed) == (10, 0)
+    assert (stats(insights, "test_b").passed, stats(insights, "test_b").failed) == (3, 7)
+    assert (stats(insights, "test_c").passed, stats(insights, "test_c").failed) == (1, 9)
+    # s01 did not submit 02: not a failure of test_d; s04 is its one failure among nine.
+    assert (stats(insights, "test_d").passed, stats(insights, "test_d").failed) == (8, 1)
+    assert insights.not_submitted == {("", "02_second"): ["s01"]}
+    assert stats(insights, "test_b").name == "what test_b checks"
+    assert stats(insights, "test_b").task == "1.1"  # from results.json: grades.csv has no task column here
+
+
+def test_without_a_reason_column_nothing_is_excluded_or_marked(tmp_path: Path) -> None:
+    insights = ins.analyse(ins.read_grades(make_grades(tmp_path / "grades", reasons=False)))
+    assert (stats(insights, "test_d").passed, stats(insights, "test_d").failed) == (8, 2)
+    assert insights.not_submitted == {} and insights.marked == []
+
+
+def test_hard_and_easy_tests(grades: Path) -> None:
+    insights = ins.analyse(ins.read_grades(grades))
+    assert [s.test for s in ins.hard_tests(insights)] == ["test_c"]  # 1 of 10 passes: under 20%
+    assert [s.test for s in ins.easy_tests(insights)] == ["test_a"]
+
+
+def test_hints_count_students_and_one_mistake_is_one_hint(grades: Path) -> None:
+    insights = ins.analyse(ins.read_grades(grades))
+    counts = {(h.task, h.text): len(h.students) for h in insights.hints}
+    # test_c's IndexError at line 3 or line 7 of the student's cell is one hint, for nine students.
+    assert counts == {
+        ("1.2", "your code raised IndexError at line N of your cell: an index past the end"): 9,
+        ("1.1", RESET_HINT): 6,
+        ("2.1", "the shape is wrong: <check the axes>"): 1,
+    }
+    assert [len(h.students) for h in insights.hints] == [9, 6, 1]  # most common first
+    # The stub left in place is "not attempted", not a misconception.
+    assert insights.stub_left == {("", "01_first", "1.1"): {"s09"}}
+
+
+def test_marked_submissions_and_findings(grades: Path) -> None:
+    insights = ins.analyse(ins.read_grades(grades))
+    assert insights.marked == [("s02", "", "02_second", ["late"]), ("s03", "", "02_second", ["review"])]
+    assert len(insights.findings) == 5
+    first, second, third = insights.findings[:3]
+    assert "flagged for review" in first and "s03" in first
+    assert "Almost nobody passes" in second and "1 of 10" in second and "what test_c checks" in second
+    # The most common hint is test_c's alone, which the hard test's finding already names: the next one is said.
+    assert "6 of 10 students" in third and RESET_HINT in third
+
+
+def test_weakest_task_is_found() -> None:
+    rows = [ins.Row("a", "", "01", "1.1", "x", 1, 1, "passed"), ins.Row("a", "", "01", "1.2", "y", 0, 2, "failed", message="m"),
+            ins.Row("b", "", "01", "1.1", "x", 1, 1, "passed"), ins.Row("b", "", "01", "1.2", "y", 2, 2, "passed")]
+    assert ins.analyse(rows).findings[-1] == "Weakest task: 01 Task 1.2, 50% of its points on average among those who submitted."
+
+
+def test_originality_flags_are_read(grades: Path, tmp_path: Path) -> None:
+    path = tmp_path / "originality.csv"
+    path.write_text("task,student,other,other_kind,similarity,matched_tokens,other_lines,flagged\n"
+                    "4.1,s05,s06,student,0.910,120,1-9,yes\n4.1,s07,solution,solution,0.350,40,2-3,no\n")
+    flags = ins.read_originality(path)
+    assert [(f["student"], f["other"]) for f in flags] == [("s05", "s06")]
+    insights = ins.analyse(ins.read_grades(grades), flags)
+    page = ins.insights_html(insights)
+    assert "<h2 id='originality'>Originality flags (1)</h2>" in page and "<td>s05</td><td>student s06</td>" in page
+    assert "originality,,,4.1,,s05,,,0.910,student s06" in ins.insights_csv(insights)
+    few = [ins.Row("a", "", "01", "1.1", "x", 1, 1, "passed")]
+    assert ins.analyse(few, flags).findings == ["1 originality flag(s), 1 between students: read the code side by side."]
+
+
+# --- outputs -------------------------------------------------------------------------------------
+def test_cli_writes_the_page_and_the_csv(grades: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "insights"
+    assert cli(["insights", str(grades), "--out", str(out)]) == 0
+    page = (out / "insights.html").read_text()
+    assert page.count("<img class='plot'") == 4  # two notebooks: score distributions, failure rates
+    assert len(re.findall(r"src='data:image/png;base64,[A-Za-z0-9+/=]{1000,}'", page)) == 4
+    assert "&lt;check the axes&gt;" in page and "<check the axes>" not in page  # every text escaped
+    assert "<script" not in page and "http" not in page.split("<body>")[1]  # self-contained
+    findings = re.search(r"<ol class='findings'>(.*?)</ol>", page, re.S).group(1)
+    assert findings.count("<li>") == 5
+    rows = list(csv.DictReader((out / "insights.csv").open(newline="")))
+    assert list(rows[0]) == ins.INSIGHTS_CSV_HEADER
+    kinds = [r["kind"] for r in rows]
+    assert kinds.count("finding") == 5 and kinds.count("test") == 4 and kinds.count("hint") == 3
+    hint = next(r for r in rows if r["kind"] == "hint" and r["task"] == "1.1")
+    assert (hint["count"], hint["total"], hint["rate"], hint["test"]) == ("6", "10", "0.600", "test_b")
+    assert {(r["student"], r["text"]) for r in rows if r["kind"] == "marked"} == {("s02", "late"), ("s03", "review")}
+    assert "1. 1 submission(s) of 1 student(s) need reading" in capsys.readouterr().out
+
+
+def test_csv_cells_cannot_become_formulas(tmp_path: Path) -> None:
+    rows = [ins.Row("=cmd", "", "01", "1.1", "x", 0, 1, "failed", reason="late", message="-1 is not a shape")]
+    cells = [cell for row in csv.reader(io.StringIO(ins.insights_csv(ins.analyse(rows)))) for cell in row]
+    assert "'=cmd" in cells and "'-1 is not a shape" in cells
+    assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@")]
+
+
+def test_bad_input_is_named(tmp_path: Path, capsys) -> None:
+    assert cli(["insights", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "grades.csv does not exist; expected the --out folder" in capsys.readouterr().err
+    (tmp_path / "grades.csv").write_text("student,notebook,score\n")
+    assert cli(["insights", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "has no column test, max_score, status" in capsys.readouterr().err
+    (tmp_path / "grades.csv").write_text("student,notebook,test,score,max_score,status\na,01,x,lots,1,passed\n")
+    assert cli(["insights", str(tmp_path), "--out", str(tmp_path / "o")]) == 2
+    assert "line 2: 'lots' is not a number" in capsys.readouterr().err
+    make_grades(tmp_path / "g")
+    assert cli(["insights", str(tmp_path / "g"), "--out", str(tmp_path / "o"), "--originality", str(tmp_path / "none.csv")]) == 2
+    assert "none.csv does not exist" in capsys.readouterr().err
+
+
+# --- export --------------------------------------------------------------------------------------
+def two_assignments(folder: Path) -> Path:
+    """grades.csv with an assignment column: lecture8 (01, 02) and lecture9 (a copy of 01)."""
+    make_grades(folder)
+    rows = list(csv.DictReader((folder / "grades.csv").open(newline="")))
+    for row in rows:
+        row["assignment"] = "lecture8"
+    rows += [dict(row, assignment="lecture9") for row in rows if row["notebook"] == "01_first"]
+    with (folder / "grades.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, list(rows[0]), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    return folder
+
+
+def expected_points(student: str) -> dict:
+    """Points of each notebook of class_results(), by hand: test_a 1, test_b 2, test_c 3, test_d 4."""
+    i = int(student[1:])
+    first = (1) + (2 if 6 <= i < 9 else 0) + (3 if i == 0 else 0)
+    second = 0 if student in ("s01", "s04") else 4
+    return {"lecture8": first + second, "lecture9": first}
+
+
+def test_canvas_export(tmp_path: Path) -> None:
+    grades = two_assignments(tmp_path / "grades")
+    assert cli(["export", str(grades), "--format", "canvas", "--out", str(tmp_path / "canvas.csv")]) == 0
+    rows = list(csv.reader((tmp_path / "canvas.csv").open(newline="")))
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "lecture8", "lecture9"]
+    assert rows[1] == ["Points Possible", "", "", "", "", "10", "6"]
+    assert [r[0] for r in rows[2:]] == STUDENTS
+    for r in rows[2:]:
+        assert r[3] == r[0] and r[1] == r[2] == r[4] == ""
+        assert [float(x) for x in r[5:]] == [expected_points(r[0])["lecture8"], expected_points(r[0])["lecture9"]]
+
+
+def test_moodle_export(tmp_path: Path) -> None:
+    grades = two_assignments(tmp_path / "grades")
+    assert cli(["export", str(grades), "--format", "moodle", "--out", str(tmp_path / "moodle.csv")]) == 0
+    rows = list(csv.reader((tmp_path / "moodle.csv").open(newline="")))
+    assert rows[0] == ["Username", "lecture8", "lecture9"]
+    assert {r[0]: [float(x) for x in r[1:]] for r in rows[1:]} == {
+        s: [expected_points(s)["lecture8"], expected_points(s)["lecture9"]] for s in STUDENTS}
+
+
+def test_export_without_assignment_column_needs_a_name(grades: Path, tmp_path: Path, capsys) -> None:
+    out = tmp_path / "moodle.csv"
+    assert cli(["export", str(grades), "--format", "moodle", "--out", str(out)]) == 2
+    assert "has no assignment column: name the assignment with --assignment" in capsys.readouterr().err
+    assert cli(["export", str(grades), "--format", "moodle", "--out", str(out), "--assignment", "lecture8"]) == 0
+    assert out.read_text().splitlines()[0] == "Username,lecture8"
