@@ -25,8 +25,8 @@ MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this ma
 INFRASTRUCTURE = "internal grading error"
 
 
-def failed(job: Job, assignment: Assignment, message: str) -> NotebookResult:
-    return NotebookResult(job.student, job.notebook, zero_results(assignment, job.notebook, message), message)
+def failed(job: Job, assignment: Assignment, message: str, reason: str = "error") -> NotebookResult:
+    return NotebookResult(job.student, job.notebook, zero_results(assignment, job.notebook, message, reason), message)
 
 
 def _child(conn, job: Job, assignment: Assignment, timeout: float, zygote: str) -> None:
@@ -44,7 +44,9 @@ def notebook_deadline(assignment: Assignment, notebook: str, timeout: float) -> 
     """Seconds a notebook may take in all: loading, every test at its limit, restarts."""
     from .suiterun import collect_tests
 
-    return 120 + 2 * timeout * max(len(collect_tests(assignment.suite(notebook))), 1)
+    # A backstop only (budgets are CPU time, kept by the session): generous enough that a
+    # machine loaded many times over never stops an honest notebook.
+    return 300 + 10 * timeout * max(len(collect_tests(assignment.suite(notebook))), 1)
 
 
 def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: int, on_done) -> None:
@@ -62,7 +64,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
             while pending and len(running) < n_jobs:
                 job, tries = pending.pop(0)
                 if job.path is None:
-                    on_done(failed(job, assignment, job.problem or "notebook not submitted"))
+                    on_done(failed(job, assignment, job.problem or "notebook not submitted", "not submitted"))
                     continue
                 if zygote is None:
                     _retry_or_report(job, tries, "the sandbox could not be started", pending, assignment, on_done)
@@ -96,7 +98,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
                     running.pop(conn)
                     conn.close()
                     _kill(proc)  # the zygote kills this child's workers when its connection closes
-                    on_done(failed(job, assignment, "grading this notebook took too long and was stopped"))
+                    on_done(failed(job, assignment, "grading this notebook took too long and was stopped", "timeout"))
     finally:
         for proc, *_ in running.values():
             _kill(proc)

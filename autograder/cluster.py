@@ -238,7 +238,7 @@ def _grade(client: Client, course: str, jobs: list[Job], assignment: Assignment,
     futures = {}
     for job in jobs:
         if job.path is None:
-            on_done(batch.failed(job, assignment, job.problem or "notebook not submitted"))
+            on_done(batch.failed(job, assignment, job.problem or "notebook not submitted", "not submitted"))
             continue
         try:
             data = read_bytes_safely(job.path)

@@ -11,12 +11,20 @@ and a task whose code is found using it scores 0 in every one of its tests, with
 """
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from .results import TestResult
 from .suite import Delegated, StudentCodeError
+
+
+class Budget:
+    """The CPU seconds a test's probes may still spend in the worker (all its calls together)."""
+
+    def __init__(self, seconds: float):
+        self.left = seconds
+
+    def charge(self, seconds: float) -> None:
+        self.left = max(0.0, self.left - seconds)
 
 
 class GradingPlugin:
@@ -29,7 +37,7 @@ class GradingPlugin:
         self.collected: list[tuple[str, str, str, float]] = []  # (test, name, task, points)
         self.collection_errors: list[str] = []
         self.delegated: dict[str, str] = {}  # task -> the message every test of it gets
-        self._deadline = 0.0
+        self._budget = Budget(timeout)
         self._task = ""
         self._own_work: tuple[str, list[str]] = ("", [])
 
@@ -55,12 +63,12 @@ class GradingPlugin:
     @pytest.fixture
     def observe(self):
         def observe(probe, **params):
-            return self.observer(probe, self._deadline, self._own_work[1], params)
+            return self.observer(probe, self._budget, self._own_work[1], params)
 
         def memory(probe, **params):
             """(value, bytes the peak resident memory grew during the call), measured from
             outside the student's process by the grader (tracemalloc in a kernel)."""
-            return self.observer.memory(probe, self._deadline, self._own_work[1], params)
+            return self.observer.memory(probe, self._budget, self._own_work[1], params)
 
         observe.memory = memory
         return observe
@@ -73,7 +81,7 @@ class GradingPlugin:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item):
-        self._deadline = time.monotonic() + self.timeout
+        self._budget = Budget(self.timeout)
         self._task = item.get_closest_marker("task").args[0]
         label, names = getattr(item.module, "OWN_WORK", {}).get(self._task, ("", []))
         self._own_work = (label, list(names))
@@ -89,12 +97,13 @@ class GradingPlugin:
                 used = exc.needle_name if exc.needle_name in names else "needle's own implementation"
                 self.delegated.setdefault(self._task, f"Task {self._task} must be your own {label or 'work'}: it uses {used}")
             report.student_message = _student_message(call.excinfo) if report.failed else ""
+            report.reason = getattr(exc, "reason", "") if report.failed and isinstance(exc, StudentCodeError) else ""
 
     def pytest_sessionfinish(self, session):
         """A task answered with needle's own implementation scores nothing, whatever passed."""
         for r in self.results:
             if r.task in self.delegated:
-                r.score, r.status, r.message = 0.0, "failed", self.delegated[r.task]
+                r.score, r.status, r.message, r.reason = 0.0, "failed", self.delegated[r.task], "own work"
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call" or (report.failed and report.when == "setup"):
@@ -108,6 +117,7 @@ class GradingPlugin:
                 test=test, name=name, task=task, points=points,
                 score=points if passed else 0.0, status="passed" if passed else "failed",
                 message="" if passed else getattr(report, "student_message", "") or "this test failed",
+                reason="" if passed else getattr(report, "reason", ""),
             ))
 
 

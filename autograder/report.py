@@ -193,7 +193,7 @@ def isolation_summary(results: list[NotebookResult]) -> str:
         f"Landlock ABI {abi}" if abi else "NO Landlock (files readable)",
         "seccomp" if everywhere("seccomp") else "NO seccomp (threads, processes, signal handlers allowed)",
         "unprivileged user" if everywhere("unprivileged") else "NO unprivileged user",
-        "guard (audit hook, integrity checks)" if everywhere("guard") else "NO guard",
-        "tagged replies, resource limits, own session, scratch directory, clean environment",
+        "private tmpfs scratch" if everywhere("private_scratch") else "shared scratch (watched)",
+        "needle's task implementation removed per task, CPU-time budgets, resource limits, own session, clean environment",
     ]
     return "isolation: " + ", ".join(parts)

@@ -3,6 +3,12 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+# Reasons the grader names (TestResult.reason, grades.csv's reason column); the sandbox adds
+# "timeout", "own work", "crashed", "error", and "review" marks a notebook flagged for review.
+NOT_SUBMITTED = "not submitted"
+LATE = "late"
+REVIEW = "review"
+
 
 @dataclass
 class TestResult:
@@ -16,7 +22,7 @@ class TestResult:
     status: str  # passed, failed
     message: str
     # why it failed, when the cause is the grader's to name: "", "timeout", "own work",
-    # "crashed", "not submitted", "error" (infrastructure)
+    # "crashed", "not submitted", "error" (infrastructure), "review"
     reason: str = ""
 
     def as_dict(self) -> dict:
@@ -27,26 +33,40 @@ class TestResult:
 class NotebookResult:
     student: str
     notebook: str  # file stem, e.g. 01_graph_accumulation
-    tests: list[TestResult] = field(default_factory=list)
+    tests: list[TestResult] = field(default_factory=list)  # in the suite's order: basic to advanced
     error: str = ""  # why the notebook could not be (fully) graded; written by the grader
     isolation: dict = field(default_factory=dict)  # what the sandbox enforced (validated)
     # constructs no honest answer needs, found by reading the submission on the trusted side
     # ("cell 3, line 5: raw memory access (__array_interface__)"): for the instructor to review
     review: list = field(default_factory=list)
+    assignment: str = ""
+    submitted_at: str = ""  # when it was submitted (ISO 8601, UTC); "" when unknown
+    late_seconds: float = 0.0  # how long after the due date it was submitted (0: on time, or no due date)
+    penalty: float = 0.0  # the points the late policy takes, never more than the tests earned
+
+    @property
+    def raw_score(self) -> float:
+        return sum(t.score for t in self.tests)
 
     @property
     def score(self) -> float:
-        return sum(t.score for t in self.tests)
+        return self.raw_score - self.penalty
 
     @property
     def max_score(self) -> float:
         return sum(t.points for t in self.tests)
 
+    @property
+    def not_submitted(self) -> bool:
+        return bool(self.tests) and all(t.reason == NOT_SUBMITTED for t in self.tests)
+
     def as_dict(self) -> dict:
-        return {"student": self.student, "notebook": self.notebook, "error": self.error,
-                "isolation": self.isolation, "review": list(self.review), "tests": [t.as_dict() for t in self.tests]}
+        return {"student": self.student, "notebook": self.notebook, "assignment": self.assignment, "error": self.error,
+                "isolation": self.isolation, "review": list(self.review), "submitted_at": self.submitted_at,
+                "late_seconds": self.late_seconds, "penalty": self.penalty, "tests": [t.as_dict() for t in self.tests]}
 
     @classmethod
     def from_dict(cls, data: dict) -> "NotebookResult":
         return cls(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]],
-                   data["error"], data.get("isolation", {}), list(data.get("review", [])))
+                   data["error"], data.get("isolation", {}), list(data.get("review", [])), data.get("assignment", ""),
+                   data.get("submitted_at", ""), float(data.get("late_seconds", 0.0)), float(data.get("penalty", 0.0)))

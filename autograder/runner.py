@@ -5,14 +5,14 @@ process per notebook; the student's code only ever runs in the worker.
 """
 from __future__ import annotations
 
-import time
-
+from . import hints
 from . import notebook as nbmod
 from .course import Assignment
 from .plugin import GradingPlugin, submission_seed
 from .results import NotebookResult, TestResult
 from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
-from .suite import Delegated, StudentCodeError, describe_outcome
+from .review import review_flags
+from .suite import KNOWN_EXCEPTIONS, Delegated, StudentCodeError, describe_outcome
 from .suiterun import collect_tests, run_suite
 
 
@@ -23,14 +23,15 @@ class SessionObserver:
         self.session = session
         self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
 
-    def memory(self, probe, deadline: float, own_work: list[str], params: dict):
+    def memory(self, probe, budget, own_work: list[str], params: dict):
         grown: list[int] = []
-        value = self(probe, deadline, own_work, params, grown)
+        value = self(probe, budget, own_work, params, grown)
         return value, grown[0] if grown else 0
 
-    def __call__(self, probe, deadline: float, own_work: list[str], params: dict, memory: list | None = None):
+    def __call__(self, probe, budget, own_work: list[str], params: dict, memory: list | None = None):
         try:
-            outcome = self.session.call(probe.__name__, params, max(0.05, deadline - time.monotonic()), own_work, memory)
+            outcome = self.session.call(probe.__name__, params, budget.left, own_work, memory)
+            budget.charge(outcome.cpu)
         except WorkerBroken as exc:
             self.broken = str(exc)
             raise StudentCodeError("the grader could not start your code (an internal error, not yours: tell your instructor)") from None
@@ -38,11 +39,15 @@ class SessionObserver:
             return outcome.value
         if outcome.kind == "delegated":
             raise Delegated(outcome.value)
-        raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())))
+        if outcome.kind == "raised":
+            name, info = outcome.value
+            shown = name if name in KNOWN_EXCEPTIONS else ""
+            raise StudentCodeError(hints.explain(shown, info, self.session.config.cells), "raised")
+        raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())), outcome.kind)
 
 
-def zero_results(assignment: Assignment, notebook: str, message: str) -> list[TestResult]:
-    return [TestResult(test, name, task, points, 0.0, "failed", message)
+def zero_results(assignment: Assignment, notebook: str, message: str, reason: str = "error") -> list[TestResult]:
+    return [TestResult(test, name, task, points, 0.0, "failed", message, reason)
             for test, name, task, points in collect_tests(assignment.suite(notebook))]
 
 
@@ -51,7 +56,8 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     """Grade one submitted notebook with workers forked from the batch's zygote."""
     result = NotebookResult(student, notebook)
     try:
-        cells = nbmod.grading_code(nbmod.read_notebook(assignment.source_notebook(notebook)), nbmod.read_notebook(submission))
+        source = nbmod.read_notebook(assignment.source_notebook(notebook))
+        cells = nbmod.grading_code(source, nbmod.read_notebook(submission))
     except nbmod.UnreadableNotebook as exc:
         result.error = f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, notebook, result.error)
@@ -67,7 +73,6 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     finally:
         result.isolation = dict(session.enforced)
         session.close()
-    if session.tampered:
-        result.error = "your code changed needle's, numpy's or the grader's own code: see the tests' messages"
+    result.review = review_flags(cells, {nbmod.source_of(c) for c in source["cells"] if nbmod.is_setup(c)})
     result.tests = plugin.results
     return result

@@ -1,11 +1,16 @@
-"""The trusted side of a sandboxed worker: start it, load a notebook's code, ask probes.
+"""The trusted side of sandboxed workers: start them, load a notebook's code, ask probes.
 
-A session survives its worker: after a crash or a timeout the worker is killed (with its
-whole process group) and the next request starts a fresh one. A cell that hangs or kills
-the worker while loading is skipped on the next start, so one bad cell costs only the tests
-that need it. Every deadline is kept here; every message from the worker must carry the tag
-of the key this side made for it (``protocol.Verifier``); what the worker reports about its
-isolation is validated against a fixed schema; its scratch directory is watched and capped.
+A notebook is graded by one worker per task group: the tasks whose needle implementation
+(``OWN_WORK``) is the same share a worker, which removed that implementation from itself before
+loading the student's code. A session survives its workers: after a crash or a timeout the
+worker is killed (with its whole process group) and the next request starts a fresh one; a
+cell that hangs or kills the worker while loading is skipped on the next start, so one bad
+cell costs only the tests that need it.
+
+Budgets are in CPU seconds of the worker, read from /proc on this side: the same submission
+gets the same verdict on an idle machine and on a loaded one. A wall-clock backstop, many times
+the budget, stops code that sleeps. Every verdict and message is made here; what the worker
+reports is a claim about the student's own code, validated against a fixed schema.
 """
 from __future__ import annotations
 
@@ -23,20 +28,24 @@ from .sandbox import protocol
 from .sandbox.confine import NOBODY, die_with_parent
 
 SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
-LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load timeout
+SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this side counts them)
+LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load budget
+WALL_FACTOR, WALL_EXTRA = 4.0, 20.0  # backstop: wall seconds = 4 x the CPU budget + 20
 ISOLATION_SCHEMA = {  # what a worker may report, and the type each value must have
     "rlimits": bool, "unprivileged": bool, "capabilities_dropped": bool, "landlock": int,
-    "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "guard": bool,
+    "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "private_scratch": bool,
 }
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass
 class Outcome:
     """What a probe request came to: ``kind`` is ok, missing, raised, unencodable, timeout,
-    crashed, disk, tampered or delegated."""
+    crashed, disk or delegated; ``cpu`` the worker's CPU seconds spent on it."""
 
     kind: str
     value: object = None
+    cpu: float = 0.0
 
 
 @dataclass
@@ -203,8 +212,38 @@ class Zygote:
         os.close(self._lock)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process, read from outside it (0.0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat_file:
+            fields = stat_file.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime: fields 14 and 15
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class _Over(Exception):
     """The scratch directory grew past its limit."""
+
+
+class _OverBudget(Exception):
+    """The worker spent its CPU budget."""
+
+
+class _Clock:
+    """A CPU budget for one worker, checked while waiting for it; and its wall backstop."""
+
+    def __init__(self, pid: int, cpu_budget: float):
+        self.pid, self.budget = pid, cpu_budget
+        self.start = cpu_seconds(pid)
+        self.deadline = time.monotonic() + WALL_FACTOR * cpu_budget + WALL_EXTRA
+
+    def used(self) -> float:
+        return max(0.0, cpu_seconds(self.pid) - self.start)
+
+    def check(self) -> None:
+        if self.used() > self.budget:
+            raise _OverBudget()
 
 
 class Session:
@@ -213,8 +252,9 @@ class Session:
         self.launcher = launcher
         self.skip: set[int] = set()
         self.enforced: dict = {}
-        self.tampered = ""  # what the worker found changed: sticky for the whole notebook
         self.pid: int | None = None
+        self.excised: tuple[str, ...] = ()  # what the running worker removed of needle
+        self.refused = ""  # a cell of the running worker reached for what it removed
         folder = tempfile.mkdtemp(prefix="grade-", dir=launcher.scratch_root)
         os.chmod(folder, 0o711)  # the worker's user passes through to its own work/ folder
         self.scratch = os.path.join(folder, "work")
@@ -229,55 +269,60 @@ class Session:
             os.chown(self.scratch, self.uid, self.uid)
 
     # --- lifecycle -----------------------------------------------------------------
-    def _watch_scratch(self) -> None:
-        if scratch_usage(self.scratch) > SCRATCH_LIMIT:
-            raise _Over()
+    def _watch(self, clock: _Clock):
+        def on_wait():
+            clock.check()
+            if not self.enforced.get("private_scratch"):  # a tmpfs of its own caps itself
+                used, files = scratch_usage(self.scratch)
+                if used > SCRATCH_LIMIT or files > SCRATCH_FILES:
+                    raise _Over()
+        return on_wait
 
-    def _load(self) -> bool:
-        """Start a worker and load the code; False if it died or hung (that cell is skipped next)."""
+    def _load(self, excised: tuple[str, ...]) -> bool:
+        """Start a worker without ``excised`` and load the code; False if it died or hung (that
+        cell is skipped next time)."""
         self._fresh_scratch()
-        self.pid, self.to_worker, from_worker = self.launcher.start(self.scratch)
+        self.pid, self.to_worker, self.from_worker = self.launcher.start(self.scratch)
         self.starts += 1
-        key = os.urandom(32)
-        self.channel = protocol.Verifier(from_worker, key)
+        self.excised, self.refused = excised, ""
         current = None
-        start = time.monotonic()
-        deadline = start + self.config.load_timeout
+        whole = _Clock(self.pid, LOAD_CELLS_LIMIT * self.config.load_timeout)
+        clock = _Clock(self.pid, self.config.load_timeout)
         try:
             protocol.send(self.to_worker, {
-                "key": key.hex(), "cells": self.config.cells, "probes": self.config.probes_source,
+                "cells": self.config.cells, "probes": self.config.probes_source, "excise": list(excised),
                 "skip": sorted(self.skip), "scratch": self.scratch, "uid": self.uid,
             })
-            ready = self.channel.receive(deadline, self._watch_scratch)
+            ready = protocol.receive(self.from_worker, clock.deadline, self._watch(clock))
             if not (isinstance(ready, dict) and ready.get("event") == "ready"):
                 raise plaindata.DecodeError("no ready event")
             self.enforced = validated_isolation(ready.get("enforced"))
             while True:
-                event = self.channel.receive(deadline, self._watch_scratch)
-                if isinstance(event, dict) and isinstance(event.get("tampered"), str):
-                    self.tampered = event["tampered"][:200]
-                    return True
+                event = protocol.receive(self.from_worker, min(clock.deadline, whole.deadline), self._watch(clock))
+                whole.check()
                 if not isinstance(event, dict):
                     raise plaindata.DecodeError("bad event")
                 if event.get("event") == "cell" and type(event.get("index")) is int:
                     current = event["index"]
-                    # each cell gets the load timeout, the whole load a few of them
-                    deadline = min(time.monotonic() + self.config.load_timeout, start + LOAD_CELLS_LIMIT * self.config.load_timeout)
+                    clock = _Clock(self.pid, self.config.load_timeout)  # each cell its budget, the load a few
+                elif event.get("event") == "refused" and isinstance(event.get("name"), str):
+                    self.refused = self.refused or event["name"]
                 elif event.get("event") == "loaded":
                     return True
                 else:
                     raise plaindata.DecodeError("unexpected event")
-        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over):
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over, _OverBudget):
             self.kill()
             if current is None:  # no student code had run yet: the grader's fault, not the student's
                 raise WorkerBroken("the grading worker failed before running any of your code") from None
             self.skip.add(current)
             return False
 
-    def ensure_started(self) -> None:
-        if self.pid is not None:
+    def ensure_started(self, excised: tuple[str, ...] = ()) -> None:
+        if self.pid is not None and self.excised == excised:
             return
-        while not self._load():
+        self.kill()  # another task group: its worker goes, one without this task's needle comes
+        while not self._load(excised):
             if len(self.skip) > len(self.config.cells):  # cannot happen: each retry skips one more cell
                 raise WorkerBroken("your notebook's code could not be loaded")
 
@@ -293,7 +338,7 @@ class Session:
             self.launcher.reap(self.pid)  # the pid is not reused before this: no stray kills
         except WorkerBroken:
             pass
-        for fd in (self.to_worker, self.channel.fd):
+        for fd in (self.to_worker, self.from_worker):
             try:
                 os.close(fd)
             except OSError:
@@ -306,24 +351,26 @@ class Session:
         remove_tree(os.path.dirname(self.scratch))
 
     # --- requests ----------------------------------------------------------------------
-    def call(self, probe: str, params: dict, timeout: float, own_work: list[str] | None = None,
+    def call(self, probe: str, params: dict, cpu_budget: float, own_work: list[str] | None = None,
              memory: list | None = None) -> Outcome:
-        """``memory``: a list to which the growth of the worker's peak resident memory during
-        the call (bytes, read from /proc by this side) is appended."""
-        if self.tampered:
-            return Outcome("tampered", self.tampered)
-        self.ensure_started()
-        if self.tampered:
-            return Outcome("tampered", self.tampered)
+        """Run ``probe`` in the worker of this task group (``own_work``: needle's implementation
+        of the task, removed from that worker). ``cpu_budget``: CPU seconds it may spend.
+        ``memory``: a list to which the growth of the worker's peak resident memory during the
+        call (bytes, read from /proc by this side) is appended."""
+        self.ensure_started(tuple(sorted(set(own_work or ()))))
+        if self.refused:
+            return Outcome("delegated", self.refused)
+        clock = _Clock(self.pid, max(cpu_budget, 0.01))
         try:
             base = _reset_peak_memory(self.pid) if memory is not None else 0
-            protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params), "own_work": own_work or []})
-            reply = self.channel.receive(time.monotonic() + timeout, self._watch_scratch)
+            protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params)})
+            reply = protocol.receive(self.from_worker, clock.deadline, self._watch(clock))
             if memory is not None:
                 memory.append(max(0, _memory_kib(self.pid, "VmHWM") - base) * 1024)
-        except protocol.ChannelTimeout:
+        except (protocol.ChannelTimeout, _OverBudget):
+            used = clock.used()
             self.kill()
-            return Outcome("timeout")
+            return Outcome("timeout", cpu=used)
         except _Over:
             self.kill()
             return Outcome("disk")
@@ -331,8 +378,7 @@ class Session:
             self.kill()
             return Outcome("crashed")
         outcome = _interpret(reply)
-        if outcome.kind == "tampered":
-            self.tampered = outcome.value
+        outcome.cpu = clock.used()
         return outcome
 
 
@@ -360,14 +406,18 @@ def _reset_peak_memory(pid: int) -> int:
 
 
 def _interpret(reply) -> Outcome:
-    if not isinstance(reply, dict) or len(reply) != 1:
+    if not isinstance(reply, dict) or not reply:
         return Outcome("crashed")
-    (kind, value), = reply.items()
+    kind = next(iter(reply))
+    value = reply[kind]
     try:
-        if kind == "ok":
+        if kind == "ok" and len(reply) == 1:
             return Outcome("ok", plaindata.from_plain(value))
-        if kind in ("missing", "raised", "delegated", "tampered") and isinstance(value, str):
+        if kind in ("missing", "delegated") and isinstance(value, str) and len(reply) == 1:
             return Outcome(kind, value[:200])
+        if kind == "raised" and isinstance(value, str):
+            info = reply.get("info")
+            return Outcome("raised", (value[:80], info if isinstance(info, dict) else {}))
         if kind == "unencodable":
             return Outcome("unencodable")
     except plaindata.DecodeError:
@@ -375,9 +425,9 @@ def _interpret(reply) -> Outcome:
     return Outcome("crashed")
 
 
-def scratch_usage(folder: str) -> int:
-    """Bytes of files under ``folder`` (a sub-folder the worker made unreadable is opened up)."""
-    total, stack = 0, [folder]
+def scratch_usage(folder: str) -> tuple[int, int]:
+    """(bytes, entries) under ``folder`` (a sub-folder the worker made unreadable is opened up)."""
+    total, count, stack = 0, 0, [folder]
     while stack:
         path = stack.pop()
         try:
@@ -388,6 +438,7 @@ def scratch_usage(folder: str) -> int:
                 entries = list(os.scandir(path))
             except OSError:
                 continue
+        count += len(entries)
         for entry in entries:
             try:
                 info = entry.stat(follow_symlinks=False)
@@ -397,7 +448,7 @@ def scratch_usage(folder: str) -> int:
                 stack.append(entry.path)
             else:
                 total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
-    return total
+    return total, count
 
 
 def remove_tree(path: str) -> None:

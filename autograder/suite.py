@@ -65,14 +65,19 @@ def graded(task: str, points: float):
 class StudentCodeError(Exception):
     """The student's code could not produce a value: raised, hung, crashed, missing name.
 
-    Its message is written by the grader (never taken from the student's code)."""
+    Its message is written by the grader (never taken from the student's code); ``reason`` is
+    the grader's word for the cause when it is one (timeout, crashed, own work, ...)."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason
 
 
 class Delegated(StudentCodeError):
     """The task was answered with needle's own implementation of it (``needle_name``)."""
 
     def __init__(self, needle_name: str):
-        super().__init__(needle_name)
+        super().__init__(needle_name, "own work")
         self.needle_name = needle_name
 
 
@@ -84,11 +89,6 @@ KNOWN_EXCEPTIONS = {
     "LookupError", "MemoryError", "ModuleNotFoundError", "NameError", "NotImplementedError", "OverflowError", "RecursionError",
     "RuntimeError", "TypeError", "UnboundLocalError", "ValueError", "ZeroDivisionError",
 }
-
-
-def _plain_name(text: str) -> str:
-    """A dotted Python name from the worker, or "" if it is anything else."""
-    return text if text and len(text) <= 120 and all(c.isalnum() or c in "._" for c in text) else ""
 
 
 def describe_outcome(kind: str, value, needs: tuple) -> str:
@@ -105,15 +105,11 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
         shown = value if value in KNOWN_EXCEPTIONS else "an exception"
         return f"your code raised {shown}"
     if kind == "timeout":
-        return "your code did not finish within the time limit (an endless loop, or far too slow)"
+        return "your code did not finish within its CPU-time budget (an endless loop, or far too slow)"
     if kind == "unencodable":
         return "your code returned a value of an unexpected type"
     if kind == "disk":
         return "your code wrote too many files (over 64 MiB): grading needs no files"
-    if kind == "tampered":
-        where = _plain_name(value)
-        return (f"your code changed needle's, numpy's or the grader's own code ({where or 'a module or class'}): "
-                "define your own functions and classes instead; nothing after that change can be graded")
     return "your code ended the grading process (it exited, crashed, or exhausted its memory)"
 
 

@@ -14,9 +14,13 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   ABI 6, no signals to and no abstract sockets with processes outside the sandbox. The hidden
   suites, the solutions, needle's source and other students' files are outside, hence
   unreadable;
+* a scratch folder of its own (as root): a private mount namespace with a tmpfs on the scratch
+  directory, capped in bytes and in files (inodes), gone with the worker; another worker's or
+  the grader's files never share its space;
 * seccomp (x86_64): no new processes and no threads (every ``clone``), no exec, no sockets, no
-  ptrace, no signals to other processes, no signal handlers (a Python handler would be handed
-  the interrupted frame), no ``prctl``, no raising of limits, no mounts or namespaces.
+  ptrace, no signals to other processes, no signal handlers, no ``prctl``, no raising of limits,
+  no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
+  priority (a worker could otherwise pin or starve the grader and its neighbours).
 """
 from __future__ import annotations
 
@@ -54,6 +58,8 @@ SYS = dict(
     finit_module=313, capset=126, io_uring_setup=425, clone3=435, open_tree=428, move_mount=429,
     fsopen=430, rt_sigaction=13, prctl=157, rt_tgsigqueueinfo=297, rt_sigqueueinfo=129,
     pidfd_send_signal=424, pidfd_open=434, pidfd_getfd=438, seccomp=317,
+    setpriority=141, sched_setparam=142, sched_setscheduler=144, sched_setaffinity=203, ioprio_set=251,
+    migrate_pages=256, move_pages=279, kcmp=312, sched_setattr=314, process_madvise=440,
 )
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
@@ -207,6 +213,8 @@ DENIED = (
     "pivot_root", "unshare", "setns", "keyctl", "bpf", "userfaultfd", "perf_event_open", "init_module",
     "finit_module", "tkill", "io_uring_setup", "open_tree", "move_mount", "fsopen", "rt_sigaction", "prctl",
     "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal", "pidfd_open", "pidfd_getfd", "seccomp",
+    "setpriority", "sched_setparam", "sched_setscheduler", "sched_setaffinity", "ioprio_set", "sched_setattr",
+    "migrate_pages", "move_pages", "kcmp", "process_madvise",
 )
 
 
@@ -239,10 +247,43 @@ def apply_seccomp() -> bool:
     return _libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.addressof(fbuf), 0, 0) == 0
 
 
+# --- the scratch folder ----------------------------------------------------------------------
+CLONE_NEWNS = 0x00020000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+SCRATCH_BYTES = 64 * 1024 * 1024
+SCRATCH_FILES = 4096
+
+
+def private_scratch(scratch: str, uid: int) -> bool:
+    """As root: a mount namespace of this process's own, with a tmpfs of ``SCRATCH_BYTES`` and
+    ``SCRATCH_FILES`` inodes on ``scratch`` owned by ``uid``. It disappears with the process."""
+    if os.geteuid() != 0 or sys.platform != "linux":
+        return False
+    _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    if _libc.unshare(CLONE_NEWNS) != 0:
+        return False
+    if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
+        return False
+    options = f"size={SCRATCH_BYTES},nr_inodes={SCRATCH_FILES},mode=0700,uid={uid},gid={uid}".encode()
+    return _libc.mount(b"tmpfs", os.fsencode(scratch), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) == 0
+
+
+def release_free_memory() -> None:
+    """Hand freed heap pages back to the system (glibc), so forked workers inherit none of what
+    was freed in this process (file contents read at import, for one)."""
+    try:
+        _libc.malloc_trim(0)
+    except AttributeError:  # not glibc
+        pass
+
+
 def apply(scratch: str, worker_uid: int | None) -> dict:
     """Confine this process; returns what is enforced (reported to the grader before any
     student code runs). ``worker_uid``: the user to become when running as root."""
     enforced = {"rlimits": True}
+    enforced["private_scratch"] = private_scratch(scratch, NOBODY if worker_uid is None else worker_uid)
+    if enforced["private_scratch"]:
+        os.chdir(scratch)  # the tmpfs, not the folder under it
     apply_rlimits()
     try:  # first: the rules name files only the current user may be able to open
         enforced.update(apply_landlock(Path(scratch).resolve()))

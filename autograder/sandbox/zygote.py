@@ -1,9 +1,10 @@
 """A pre-imported parent for sandboxed workers.
 
-It imports numpy, needle and the modules students commonly use once, instruments needle's
-functions (``owncode``), then forks one worker per request, so a notebook's worker starts in
-milliseconds instead of paying Python's and numpy's start-up each time, and never needs to
-read a file of needle or the grader. It never runs student code and holds no grading data.
+It imports numpy, needle and the modules students commonly use once, then forks one worker per
+request, so a worker starts in milliseconds instead of paying Python's and numpy's start-up
+each time, and never needs to read a file of needle or the grader. It never runs student code
+and holds no grading data. Each worker serves one task group of one notebook and removes
+needle's implementation of that task from itself (``excise``) before loading student code.
 Each child becomes its own session, keeps only its two protocol pipes, and confines itself
 (``confine``) before loading any student code.
 
@@ -33,6 +34,8 @@ COMMON_MODULES = (
     "string", "re", "time", "enum", "abc", "weakref", "array", "contextlib", "types", "warnings", "textwrap",
     "pprint", "struct", "inspect", "traceback", "json", "pickle", "io", "unittest", "difflib", "datetime",
     "numpy.testing", "numpy.polynomial", "numpy.ma", "numpy.lib.stride_tricks", "numpy.typing",
+    "unicodedata",  # compiling a non-ASCII identifier normalises it (NFKC) with this module
+    "encodings.idna", "encodings.punycode", "encodings.latin_1", "encodings.ascii", "encodings.utf_16", "encodings.utf_32",
 )
 
 
@@ -51,13 +54,20 @@ def _preimport():
     for module in pkgutil.walk_packages(needle.__path__, "needle."):  # the worker cannot read needle's files
         importlib.import_module(module.name)
 
-    from .. import plaindata, probing  # noqa: F401
-    from . import confine, guard, owncode, protocol, worker  # noqa: F401
+    from .. import hints, plaindata, probing  # noqa: F401
+    from . import confine, excise, protocol, worker  # noqa: F401
 
     for name in COMMON_MODULES:
         importlib.import_module(name)
+    hints.needle_op_names()
     confine.readable_paths()
-    worker.REGISTRY = owncode.instrument("needle")
+    # Every worker forks from this heap: no collector pass copies its pages, and freed memory
+    # (the bytecode files import read) goes back to the system rather than into the workers.
+    import gc
+
+    gc.collect()
+    gc.freeze()
+    confine.release_free_memory()
 
 
 def _recv(conn: socket.socket):

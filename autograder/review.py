@@ -1,0 +1,152 @@
+"""Flags for the instructor: constructs no honest answer needs, read from the submission's code.
+
+Some facts about a submission can only be seen inside the process that ran it (an object's
+identity, "the graph is unchanged"), and that process belongs to the student. What the trusted
+side can always do is read the code: this module parses each cell (never runs it) and lists
+the places that reach for raw memory, file descriptors, code objects, the interpreter's
+internals or look-alike names. A flag costs no points; the instructor reviews the line. The
+words are fixed here: no text of the submission's appears in a flag but its cell and line.
+"""
+from __future__ import annotations
+
+import ast
+import unicodedata
+
+RAW_MEMORY = "raw memory access"
+FILE_DESCRIPTORS = "file-descriptor games"
+CODE_SURGERY = "code, closure or frame surgery"
+INTERPRETER = "the interpreter's internals"
+DYNAMIC_CODE = "running code built from strings"
+TYPE_TRICKS = "metaclass or isinstance tricks"
+LOOK_ALIKE = "a look-alike or invisible identifier"
+
+ATTRIBUTES = {
+    "__array_interface__": RAW_MEMORY, "__array_struct__": RAW_MEMORY, "as_strided": RAW_MEMORY,
+    "ctypeslib": RAW_MEMORY, "from_address": RAW_MEMORY, "addressof": RAW_MEMORY, "string_at": RAW_MEMORY,
+    "memmove": RAW_MEMORY, "memset": RAW_MEMORY,
+    "dup": FILE_DESCRIPTORS, "dup2": FILE_DESCRIPTORS, "fdopen": FILE_DESCRIPTORS, "closerange": FILE_DESCRIPTORS,
+    "__code__": CODE_SURGERY, "__closure__": CODE_SURGERY, "__globals__": CODE_SURGERY, "__kwdefaults__": CODE_SURGERY,
+    "__defaults__": CODE_SURGERY, "co_code": CODE_SURGERY, "cell_contents": CODE_SURGERY, "f_back": CODE_SURGERY,
+    "f_globals": CODE_SURGERY, "f_locals": CODE_SURGERY, "tb_frame": CODE_SURGERY, "gi_frame": CODE_SURGERY,
+    "__builtins__": CODE_SURGERY, "__subclasses__": CODE_SURGERY, "__bases__": CODE_SURGERY, "__mro__": CODE_SURGERY,
+    "CodeType": CODE_SURGERY, "FunctionType": CODE_SURGERY,
+    "setrecursionlimit": INTERPRETER, "modules": None, "_getframe": INTERPRETER, "settrace": INTERPRETER,
+    "setprofile": INTERPRETER, "addaudithook": INTERPRETER, "get_objects": INTERPRETER, "get_referrers": INTERPRETER,
+    "get_referents": INTERPRETER,
+    "__instancecheck__": TYPE_TRICKS, "__subclasscheck__": TYPE_TRICKS, "__class_getitem__": TYPE_TRICKS,
+}
+MODULES = {
+    "ctypes": RAW_MEMORY, "_ctypes": RAW_MEMORY, "mmap": RAW_MEMORY, "cffi": RAW_MEMORY,
+    "gc": INTERPRETER, "inspect": INTERPRETER, "importlib": INTERPRETER, "marshal": INTERPRETER, "sys": None,
+    "os": None, "types": None, "dis": INTERPRETER, "_thread": INTERPRETER, "threading": INTERPRETER,
+    "signal": INTERPRETER, "builtins": INTERPRETER, "code": DYNAMIC_CODE, "codeop": DYNAMIC_CODE,
+}
+# Attributes flagged only on these modules (``sys.modules``, ``os.read``): elsewhere they are ordinary.
+MODULE_ATTRIBUTES = {
+    ("sys", "modules"): INTERPRETER, ("os", "read"): FILE_DESCRIPTORS, ("os", "write"): FILE_DESCRIPTORS,
+    ("os", "close"): FILE_DESCRIPTORS, ("os", "open"): FILE_DESCRIPTORS, ("os", "pipe"): FILE_DESCRIPTORS,
+}
+CALLS = {"exec": DYNAMIC_CODE, "eval": DYNAMIC_CODE, "compile": DYNAMIC_CODE, "__import__": DYNAMIC_CODE,
+         "breakpoint": INTERPRETER, "globals": None}
+# Letters from other scripts drawn like Latin ones (a subset of Unicode's confusables), and
+# characters that draw as nothing.
+CONFUSABLE = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ӏ": "l", "ο": "o", "α": "a", "ν": "v", "ρ": "p", "τ": "t", "ι": "i", "κ": "k", "μ": "u",
+    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
+    "Τ": "T", "Υ": "Y", "Χ": "X", "ℓ": "l", "ı": "i",
+})
+INVISIBLE = {"\u3164", "\u115f", "\u1160", "\uffa0", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e"}
+
+
+def _skeleton(name: str) -> str:
+    return unicodedata.normalize("NFKC", name).translate(CONFUSABLE)
+
+
+def _dunder(text) -> bool:
+    return isinstance(text, str) and "__" in text
+
+
+def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
+    found: list[tuple[int, str]] = []
+    imported: dict[str, str] = {}  # local name -> module it stands for
+    names: dict[str, int] = {}
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            modules = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            for module in modules:
+                top = module.split(".")[0]
+                if MODULES.get(top):
+                    found.append((line, MODULES[top]))
+                if module.endswith("stride_tricks"):
+                    found.append((line, RAW_MEMORY))
+            for alias in node.names:
+                base = alias.name if isinstance(node, ast.Import) else f"{node.module}.{alias.name}"
+                imported[alias.asname or alias.name.split(".")[0]] = base.split(".")[0] if isinstance(node, ast.Import) else base
+                if ATTRIBUTES.get(alias.name):
+                    found.append((line, ATTRIBUTES[alias.name]))
+                if isinstance(node, ast.ImportFrom) and (node.module, alias.name) in MODULE_ATTRIBUTES:
+                    found.append((line, MODULE_ATTRIBUTES[(node.module, alias.name)]))
+        elif isinstance(node, ast.Attribute):
+            if ATTRIBUTES.get(node.attr):
+                found.append((line, ATTRIBUTES[node.attr]))
+            if isinstance(node.value, ast.Name):
+                module = imported.get(node.value.id, node.value.id)
+                if (module, node.attr) in MODULE_ATTRIBUTES:
+                    found.append((line, MODULE_ATTRIBUTES[(module, node.attr)]))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if CALLS.get(node.func.id):
+                found.append((line, CALLS[node.func.id]))
+            if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
+                name = node.args[1]
+                if isinstance(name, ast.Constant) and _dunder(name.value) or isinstance(name, (ast.JoinedStr, ast.BinOp)) \
+                        and any(isinstance(n, ast.Constant) and _dunder(n.value) or isinstance(n, ast.Constant) and n.value == "_"
+                                for n in ast.walk(name)):
+                    found.append((line, CODE_SURGERY))
+            if node.func.id in ("vars", "dir") and node.args and isinstance(node.args[0], ast.Name) \
+                    and node.args[0].id in imported and imported[node.args[0].id].split(".")[0] in ("needle", "builtins", "sys"):
+                found.append((line, INTERPRETER))
+        elif isinstance(node, ast.ClassDef):
+            if any(k.arg == "metaclass" for k in node.keywords):
+                found.append((line, TYPE_TRICKS))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+                and node.value.func.id in ("globals", "vars") and not node.value.args:
+            found.append((line, CODE_SURGERY))
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                if isinstance(target, ast.Attribute) and target.attr in ("__class__", "__bases__", "__dict__"):
+                    found.append((line, TYPE_TRICKS))
+        identifier = node.id if isinstance(node, ast.Name) else node.name if isinstance(node, (ast.FunctionDef, ast.ClassDef)) \
+            else node.arg if isinstance(node, ast.arg) else node.attr if isinstance(node, ast.Attribute) else None
+        if identifier is not None:
+            names.setdefault(identifier, line)
+    by_skeleton: dict[str, str] = {}
+    for name, line in names.items():
+        if any(c in INVISIBLE or unicodedata.category(c) in ("Cf", "Mn") for c in name):
+            found.append((line, LOOK_ALIKE))
+            continue
+        other = by_skeleton.setdefault(_skeleton(name), name)
+        if other != name and (not name.isascii() or not other.isascii()):
+            found.append((max(line, names[other]) if not name.isascii() else names[other], LOOK_ALIKE))
+    return found
+
+
+def review_flags(cells: list[str], instructors: set[str] = frozenset()) -> list[str]:
+    """One line per flagged place: "cell C, line L: what" (cells counted from 1, in the order
+    the grader runs them). Cells whose source is one of ``instructors`` (the setup cells) are
+    the course's own and are not read."""
+    from .sandbox.worker import strip_magics
+
+    flags = []
+    for index, source in enumerate(cells):
+        if source in instructors:
+            continue
+        try:
+            tree = ast.parse(strip_magics(source))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        for line, what in sorted(set(_flags_in(tree))):
+            flags.append(f"cell {index + 1}, line {line}: {what}")
+    return flags
