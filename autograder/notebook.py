@@ -19,7 +19,13 @@ import stat
 from pathlib import Path
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+MAX_JSON_OBJECTS = 100_000  # cells, outputs, metadata: an honest notebook has a few thousand
+MAX_JSON_STRINGS = 1_000_000
 SETUP_TAG = "setup"
+
+
+class _TooMany(Exception):
+    pass
 
 
 class UnreadableNotebook(ValueError):
@@ -63,8 +69,22 @@ def read_notebook(path: Path) -> dict:
         text = read_bytes_safely(path).decode("utf-8")
     except UnicodeDecodeError:
         raise UnreadableNotebook("the file is not UTF-8 text") from None
+    # A notebook's size is capped, but what it parses into is not: 20 MB of empty cells make
+    # millions of objects. Count strings before parsing and dicts while parsing.
+    if text.count('"') > 2 * MAX_JSON_STRINGS:
+        raise UnreadableNotebook(f"the notebook holds over {MAX_JSON_STRINGS:,} strings (clear its outputs and save it again)")
+    made = [0]
+
+    def count(pairs):
+        made[0] += 1
+        if made[0] > MAX_JSON_OBJECTS:
+            raise _TooMany()
+        return dict(pairs)
+
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, object_pairs_hook=count)
+    except _TooMany:
+        raise UnreadableNotebook(f"the notebook holds over {MAX_JSON_OBJECTS:,} JSON objects (clear its outputs and save it again)") from None
     except (ValueError, RecursionError):
         raise UnreadableNotebook("the file is not valid notebook JSON") from None
     if not isinstance(raw, dict) or not isinstance(raw.get("cells"), list):
