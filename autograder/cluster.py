@@ -218,12 +218,8 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, scheduler:
         raise UsageProblem(f"cannot reach a Dask scheduler at {scheduler} ({exc}); "
                            "expected --scheduler tcp://HOST:PORT of a running `dask scheduler`") from None
     try:
-        try:
-            client.register_plugin(WorkerGrader())
-            client.register_plugin(course)
-        except Exception as exc:  # raised on a worker: this package is missing or broken there
-            raise UsageProblem(f"a Dask worker of {scheduler} cannot grade ({type(exc).__name__}: {exc}); "
-                               "install this package, at this version, on every worker") from None
+        for plugin in (WorkerGrader(), course):
+            _register(client, plugin, scheduler)
         if not client.scheduler_info()["workers"]:
             print(f"autograder: no Dask worker has joined {scheduler} yet; grading starts when one does", file=sys.stderr)
         _grade(client, course.name, jobs, assignment, timeout, on_done)
@@ -231,6 +227,28 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, scheduler:
         raise ConnectionError(f"the Dask scheduler at {scheduler} dropped this grading run (stopped or restarted)") from None
     finally:
         client.close()
+
+
+REGISTER_TRIES = 5
+
+
+def _register(client: Client, plugin, scheduler: str) -> None:
+    """Register a worker plugin; a worker lost meanwhile (its connection closed, a timeout) costs
+    a retry, not the run: the scheduler keeps the plugin and gives it to every worker that joins."""
+    from distributed.comm.core import CommClosedError
+
+    for tries in range(1, REGISTER_TRIES + 1):
+        try:
+            client.register_plugin(plugin)
+            return
+        except (CommClosedError, OSError, TimeoutError) as exc:
+            if tries == REGISTER_TRIES:
+                raise ConnectionError(f"the Dask cluster at {scheduler} kept losing its connections while the grader "
+                                      f"registered with it ({type(exc).__name__}, {tries} tries)") from None
+            time.sleep(0.5 * tries)
+        except Exception as exc:  # raised on a worker: this package is missing or broken there
+            raise UsageProblem(f"a Dask worker of {scheduler} cannot grade ({type(exc).__name__}: {exc}); "
+                               "install this package, at this version, on every worker") from None
 
 
 def _grade(client: Client, course: str, jobs: list[Job], assignment: Assignment, timeout: float, on_done) -> None:

@@ -74,3 +74,33 @@ def test_a_worker_with_other_grading_code_is_refused(scheduler, student, tmp_pat
     monkeypatch.setattr(cluster, "grading_code", lambda: "this machine's code, not the worker's")
     assert cli.main(["grade", str(student / "02_detach.ipynb"), "--out", str(tmp_path), "--scheduler", scheduler]) == 2
     assert "grades with other code than this machine" in capsys.readouterr().err
+
+
+@needs_distributed
+def test_a_worker_lost_while_registering_costs_a_retry_not_the_run(monkeypatch):
+    """Issue 18: CommClosedError from register_plugin (a worker lost meanwhile) is retried; a
+    plugin the workers cannot load is still a usage error; a cluster that never answers is a
+    connection error (exit 1), not exit 2."""
+    from distributed.comm.core import CommClosedError
+
+    from autograder import cluster
+    from autograder.submissions import UsageProblem
+
+    monkeypatch.setattr(cluster.time, "sleep", lambda seconds: None)
+
+    class Flaky:
+        def __init__(self, failures, error=CommClosedError):
+            self.failures, self.error, self.calls = failures, error, 0
+
+        def register_plugin(self, plugin):
+            self.calls += 1
+            if self.calls <= self.failures:
+                raise self.error("in: worker lost")
+
+    client = Flaky(2)
+    cluster._register(client, object(), "tcp://127.0.0.1:1")
+    assert client.calls == 3
+    with pytest.raises(UsageProblem):
+        cluster._register(Flaky(1, ModuleNotFoundError), object(), "tcp://127.0.0.1:1")
+    with pytest.raises(ConnectionError):
+        cluster._register(Flaky(99), object(), "tcp://127.0.0.1:1")
