@@ -18,10 +18,10 @@ import re
 
 # cause -> what the student reads (``{detail}`` is filled only with a checked detail)
 CAUSES = {
-    "none_attribute": "an attribute of None: {detail} is None here (a function that returns nothing, a leaf's .op, or a .grad before backward)",
+    "none_attribute": "an attribute of None: {detail} is None here (a function that returned nothing, a leaf's .op, or a .grad before backward)",
     "missing_attribute": "an attribute that this object does not have{detail}",
     "name_not_defined": "a name not defined in this notebook{detail} (run the cell that defines it, or check its spelling)",
-    "shape_mismatch": "a shape mismatch in {detail}: needle does not broadcast implicitly; reshape or broadcast_to first",
+    "shape_mismatch": "a shape mismatch in {detail}: print the shapes going in (needle never broadcasts implicitly: reshape or broadcast_to first)",
     "dtype_mismatch": "a dtype mismatch in {detail}: needle does not promote dtypes; make both float32",
     "scalar_dtype": "a scalar that would change the tensor's dtype in {detail}",
     "type_mix": "an operation on two types that do not go together{detail}",
@@ -90,6 +90,8 @@ def classify(exc: BaseException) -> dict:
         if m:
             cause = {"shapes": "shape_mismatch", "dtypes": "dtype_mismatch", "the scalar": "scalar_dtype"}[m.group(2)]
             detail = m.group(1)
+        elif "could not be broadcast" in text or "shapes" in text and "not aligned" in text or "cannot reshape" in text:
+            cause, detail = "shape_mismatch", "numpy"
     elif isinstance(exc, IndexError):
         cause = "index"
     elif isinstance(exc, KeyError):
@@ -133,7 +135,7 @@ def _checked_detail(cause: str, detail: str, line: str, op_names: frozenset) -> 
             return f" (`.{attr}` of {'a ' + owner if owner in KNOWN_TYPES else 'an object'})"
         return ""
     if cause in ("shape_mismatch", "dtype_mismatch", "scalar_dtype"):
-        return detail if detail in op_names else "a needle op"
+        return "a numpy operation" if detail == "numpy" else f"needle's `{detail}`" if detail in op_names else "a needle op"
     if cause in ("type_mix", "not_callable", "unhashable"):
         names = detail.split(",")
         if all(n in KNOWN_TYPES for n in names):
@@ -146,8 +148,8 @@ def needle_op_names() -> frozenset:
     """Names needle's ops use in their error messages (class names and operator symbols)."""
     import needle.ops as ops
 
-    names = {name for name, value in vars(ops).items() if isinstance(value, type)}
-    return frozenset(names | {"+", "-", "*", "/", "@", "**"})
+    names = {name for name, value in vars(ops).items() if isinstance(value, type) or callable(value)}
+    return frozenset(names | {"numpy"})
 
 
 def printable_line(text: str, limit: int = 120) -> str:
@@ -156,28 +158,34 @@ def printable_line(text: str, limit: int = 120) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def explain(exc_name: str, info: dict, cells: list[str], first_student_cell: int = 0,
-            op_names: frozenset | None = None) -> str:
+def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None) -> str:
     """The student's message for a raised exception (trusted side). ``cells`` are the sources the
     grader ran, read from the submission; ``info`` is ``classify``'s claim."""
-    cause = info.get("cause") if isinstance(info, dict) and info.get("cause") in CAUSES else "other"
     where = info.get("where") if isinstance(info, dict) else None
-    line, place = "", ""
+    lines: list[str] = []
+    line_no = 0
     if (isinstance(where, (list, tuple)) and len(where) == 2 and all(type(v) is int for v in where)
-            and first_student_cell <= where[0] < len(cells)):
+            and 0 <= where[0] < len(cells)):
         lines = cells[where[0]].splitlines()
-        if 1 <= where[1] <= len(lines):
-            line = lines[where[1] - 1]
-            head = next((s.strip() for s in lines if s.strip() and not s.strip().startswith("#")), "")
-            place = f" at line {where[1]} of your cell `{printable_line(head, 60)}`: `{printable_line(line)}`"
-    detail = _checked_detail(cause, info.get("detail", "") if isinstance(info, dict) else "", line,
-                             op_names if op_names is not None else needle_op_names())
-    if cause in ("none_attribute", "name_not_defined") and detail:
-        detail = f"`{detail}`" if cause == "none_attribute" else f" (`{detail}`)"
-    elif cause == "none_attribute":
-        detail = "something"
-    what = CAUSES[cause].format(detail=detail)
-    named = exc_name or "an exception"
+        line_no = where[1] if 1 <= where[1] <= len(lines) else 0
+    return message(exc_name, info if isinstance(info, dict) else {}, lines, line_no, op_names)
+
+
+def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_names: frozenset | None = None) -> str:
+    """"your code raised X at line N of your cell `head`: `line`: cause", from trusted pieces:
+    the cell's lines (read from the notebook), and a cause and detail checked against them."""
+    cause = info.get("cause") if info.get("cause") in CAUSES else "other"
+    line = cell_lines[line_no - 1] if 1 <= line_no <= len(cell_lines) else ""
+    place = ""
+    if line:
+        head = next((s.strip() for s in cell_lines if s.strip() and not s.strip().startswith("#")), "")
+        place = f" at line {line_no} of your cell `{printable_line(head, 60)}`: `{printable_line(line)}`"
+    detail = _checked_detail(cause, info.get("detail", ""), line, op_names if op_names is not None else needle_op_names())
+    if cause == "none_attribute":
+        detail = f"`.{detail}`'s owner" if detail else "something"
+    elif cause == "name_not_defined" and detail:
+        detail = f" (`{detail}`)"
     if cause == "not_implemented":
         return "your code raised NotImplementedError: the stub is not implemented yet" + place
-    return f"your code raised {named}{place}" + (f": {what}" if what else "")
+    what = CAUSES[cause].format(detail=detail)
+    return f"your code raised {exc_name or 'an exception'}{place}" + (f": {what}" if what else "")

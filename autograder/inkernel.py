@@ -104,7 +104,27 @@ class LocalObserver:
         except plaindata.EncodeError:
             raise StudentCodeError(describe_outcome("unencodable", None, probe.needs)) from None
         except Exception as exc:
-            raise StudentCodeError(describe_outcome("raised", type(exc).__name__, probe.needs)) from None
+            raise StudentCodeError(_raised(exc), "raised") from None
+
+
+def _raised(exc: BaseException) -> str:
+    """The grader's message for an exception raised in the notebook's own cells, pointing at the
+    innermost line of a notebook cell (IPython names cell files ipykernel_* or <ipython-input-*>)."""
+    import linecache
+
+    from . import hints
+    from .suite import KNOWN_EXCEPTIONS
+
+    info = hints.classify(exc)
+    where, tb = None, exc.__traceback__
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if "ipykernel_" in name or name.startswith("<ipython-input-") or name.startswith("<cell"):
+            where = (name, tb.tb_lineno)
+        tb = tb.tb_next
+    lines = linecache.getlines(where[0]) if where else []
+    kind = type(exc).__name__
+    return hints.message(kind if kind in KNOWN_EXCEPTIONS else "", info, [l.rstrip("\n") for l in lines], where[1] if where else 0)
 
 
 def locate_task(task: str, where: Path | None = None) -> tuple[Assignment, str]:
