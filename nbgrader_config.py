@@ -38,21 +38,30 @@ c.Execute.timeout = 300  # seconds per cell; the hidden suites run a 100,000-nod
 
 
 # nbgrader's own feedback renders the autograded notebooks, hidden tests included: refuse it.
-# Students get the grader's feedback page instead (python -m autograder.nbgrader_feedback).
+# Students get the grader's feedback page instead. The refusal must come before nbgrader touches
+# feedback/<student>/<assignment>/, where the grader's pages already wait for release_feedback:
+# GenerateFeedback.start() builds its exporter after only reading autograded/ and before
+# init_destination (which deletes that folder with --force, as formgrader always passes, or when
+# a submission is newer) and before a failed conversion's clean-up (which deletes it too).
+# Building this exporter is that refusal, for `nbgrader generate_feedback` and formgrader alike.
+FEEDBACK_COMMAND = ("python -m autograder grade . --out grades --gradebook, then "
+                    "python -m autograder nbgrader-feedback . --from grades --assignment <assignment>, then "
+                    "nbgrader release_feedback <assignment>")
+
+
 def _refuse_nbgrader_feedback():
-    from nbconvert.preprocessors import Preprocessor
-    from traitlets import Bool
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.converters import NbGraderException
 
-    class UseTheGradersFeedback(Preprocessor):
-        enabled = Bool(True)
-
-        def preprocess(self, nb, resources):
-            raise RuntimeError(
-                "needle-course: nbgrader's generate_feedback would show students the hidden tests. "
-                "Use the grader's feedback instead: python -m autograder grade . --out grades --gradebook, "
-                "then python -m autograder.nbgrader_feedback . --from grades, then nbgrader release_feedback <assignment>.")
+    class UseTheGradersFeedback(HTMLExporter):
+        def __init__(self, *args, parent=None, **kwargs):
+            message = ("needle-course: nbgrader's generate_feedback would show students the hidden tests; "
+                       f"nothing was changed. Use the grader's feedback instead: {FEEDBACK_COMMAND}.")
+            if parent is not None:
+                parent.log.error(message)
+            raise NbGraderException(message)
 
     return UseTheGradersFeedback
 
 
-c.GenerateFeedback.preprocessors = [_refuse_nbgrader_feedback()]
+c.GenerateFeedback.exporter_class = _refuse_nbgrader_feedback()

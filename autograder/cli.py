@@ -11,6 +11,8 @@ from . import batch
 from .course import Course, CourseNotFound, UnknownAssignment
 from .submissions import UsageProblem
 
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's
+
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m autograder", description="needle-course's autograder")
@@ -23,7 +25,16 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--assignment", default=None, help="assignment name (default: the course's only assignment)")
     g.add_argument("--jobs", type=int, default=batch.default_jobs(), help="notebooks graded in parallel (default: number of cores)")
     g.add_argument("--timeout", type=float, default=10.0, help="seconds allowed per test (default: 10)")
-    g.add_argument("--gradebook", action="store_true", help="also write the scores into PATH/gradebook.db (nbgrader)")
+    g.add_argument("--gradebook", action="store_true",
+                   help="also write the scores and submission times into PATH/gradebook.db (nbgrader)")
+    g.add_argument("--student", default=None, metavar="NAME",
+                   help="grade only this student of the course root PATH (submitted/NAME/), gradebook included")
+    g.add_argument("--due", default=None, metavar="ISO8601",
+                   help="the due date, e.g. 2025-03-01T23:59+01:00 (no offset: UTC); notebooks submitted later are "
+                        "marked late (default: the assignment's due date in gradebook.db with --gradebook, else none)")
+    g.add_argument("--late-penalty", default=None, metavar="POLICY",
+                   help="points a late notebook loses per day or part of a day late: 10%% (of the notebook's points), "
+                        "2 (points), 100%% (late scores zero); default: late notebooks are marked, not penalised")
     g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="grade on the Dask cluster of this running `dask scheduler` (--jobs is then unused: "
                         "each worker thread grades one notebook); default: on this machine")
@@ -37,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--assignment", default=None)
     s.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
     s.add_argument("--results", type=Path, default=Path("/autograder/results"))
+    s.add_argument("--visibility", default="visible", choices=VISIBILITIES, help="when students see the tests (Gradescope's visibility)")
     o = sub.add_parser("originality", help="compare each task's answers with classmates', the solutions and needle's source")
     o.add_argument("path", type=Path, help="an nbgrader course root, a student's folder of notebooks, or one notebook")
     o.add_argument("--out", type=Path, required=True, help="folder for originality.html and originality.csv")
@@ -44,10 +56,12 @@ def _parser() -> argparse.ArgumentParser:
     f = sub.add_parser("nbgrader-feedback", help="put the grader's feedback pages where `nbgrader release_feedback` releases them")
     f.add_argument("course_root", type=Path, help="the nbgrader course root that was graded")
     f.add_argument("--from", dest="grades", type=Path, required=True, help="the grader's --out folder")
-    f.add_argument("--assignment", default=None)
+    f.add_argument("--assignment", default=None, help="default: the course's only assignment")
     z = sub.add_parser("gradescope-zip", help="build the Gradescope autograder zip of an assignment")
     z.add_argument("--assignment", default=None)
     z.add_argument("--out", type=Path, default=None, help="default: dist/gradescope-autograder-<assignment>.zip")
+    z.add_argument("--visibility", default="visible", choices=VISIBILITIES,
+                   help="when students see the tests on Gradescope (default: visible)")
     i = sub.add_parser("insights", help="the class at a glance from a grading folder: insights.html (plots) and insights.csv")
     i.add_argument("grades", type=Path, help="the --out folder of `grade` (grades.csv, <student>/results.json)")
     i.add_argument("--out", type=Path, required=True, help="folder for insights.html and insights.csv")
@@ -79,6 +93,7 @@ def _terminated(signum, frame):
 
 
 def grade(course: Course, args) -> int:
+    from .gradebook import GradebookProblem
     from .grading import grade_course
 
     if args.jobs < 1:
@@ -90,13 +105,17 @@ def grade(course: Course, args) -> int:
     assignment = _assignment(course, args.assignment)
     gradebook = args.path / "gradebook.db" if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
-        return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist")
+        return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist "
+                     "(to regrade one student of a course root: grade ROOT --student NAME --gradebook)")
+    deadline = _deadline(args, assignment.name, gradebook)
     # A terminated grader (a CI timeout, kill) stops its workers and removes their files as on
     # any exit; the results already graded stay in .state for the next run.
     signal.signal(signal.SIGTERM, _terminated)
     try:
         run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook,
-                           scheduler=args.scheduler)
+                           scheduler=args.scheduler, student=args.student, deadline=deadline)
+    except GradebookProblem as exc:
+        return _fail(str(exc))
     except ConnectionError as exc:  # the Dask scheduler went away mid-run
         print(f"autograder: {exc}. The results graded so far are kept in {args.out / '.state'}; "
               "run the same command again.", file=sys.stderr)
@@ -107,6 +126,22 @@ def grade(course: Course, args) -> int:
         return 1
     print(run.describe())
     return 1 if run.unsaved else 0
+
+
+def _deadline(args, assignment: str, gradebook: Path | None):
+    """--due and --late-penalty (the due date defaults to the gradebook's with --gradebook)."""
+    from .deadline import Deadline, parse_due, parse_policy
+
+    due = parse_due(args.due) if args.due else None
+    policy = parse_policy(args.late_penalty) if args.late_penalty else None
+    if due is None and gradebook is not None:
+        from .gradebook import due_date
+
+        due = due_date(gradebook, assignment)
+    if policy is not None and due is None:
+        raise UsageProblem("--late-penalty needs a due date: give --due (or set the assignment's due date in gradebook.db "
+                           "and grade with --gradebook)")
+    return Deadline(due, policy) if due is not None else None
 
 
 def main(argv=None) -> int:
@@ -137,7 +172,7 @@ def main(argv=None) -> int:
 
             if not args.submission.is_dir():
                 return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
-            return gradescope.run(_assignment(course, args.assignment), args.submission, args.results)
+            return gradescope.run(_assignment(course, args.assignment), args.submission, args.results, visibility=args.visibility)
         if args.command == "originality":
             from . import originality
 
@@ -155,7 +190,7 @@ def main(argv=None) -> int:
 
             assignment = _assignment(course, args.assignment)
             out = args.out or Path("dist") / f"gradescope-autograder-{assignment.name}.zip"
-            print(f"wrote {gradescope.build(assignment, out)}")
+            print(f"wrote {gradescope.build(assignment, out, args.visibility)}")
             return 0
     except (CourseNotFound, UnknownAssignment, UsageProblem) as exc:
         return _fail(str(exc))

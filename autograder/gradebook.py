@@ -2,13 +2,17 @@
 
 A test cell ``taskN_M_tests`` in the instructor notebook is the grade cell of Task N.M; its
 auto score becomes the sum of that task's passed tests, so ``nbgrader export`` and the
-formgrader show the grader's scores. The assignment and its grade cells must already be in
-the database (``nbgrader generate_assignment`` puts them there). formgrader lists a submission
-as graded only when ``autograded/<student>/<assignment>/`` holds it, as ``nbgrader autograde``
-would leave it: ``mirror_autograded`` puts the graded notebooks there.
+formgrader show the grader's scores. The submission's time (the latest of its notebooks') is
+its ``timestamp``, updated on every regrade, and a late notebook's penalty its
+``late_submission_penalty``; a due date given to the grader becomes the assignment's
+``duedate``: nbgrader's export then shows the same lateness and score. The assignment and its
+grade cells must already be in the database (``nbgrader generate_assignment`` puts them there).
+formgrader lists a submission as graded only when ``autograded/<student>/<assignment>/`` holds
+it, as ``nbgrader autograde`` would leave it: ``mirror_autograded`` puts the graded notebooks there.
 """
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import warnings
 from pathlib import Path
@@ -21,34 +25,65 @@ class GradebookProblem(Exception):
     pass
 
 
-def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str] | None = None) -> int:
-    """``student_ids`` maps a reported (escaped) name back to nbgrader's student id."""
+def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str] | None = None,
+                    due: dt.datetime | None = None) -> int:
+    """``student_ids`` maps a reported (escaped) name back to nbgrader's student id; ``due`` (UTC)
+    becomes the assignment's due date."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with warnings.catch_warnings():
         # nbgrader's own SQLAlchemy usage warns on add_submission; nothing we can act on.
         warnings.filterwarnings("ignore", module="nbgrader")
-        return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {})
+        return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due)
 
 
-def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: list[NotebookResult], ids: dict[str, str]) -> int:
-    written = 0
+def due_date(db_path: Path, assignment: str) -> dt.datetime | None:
+    """The assignment's due date in the gradebook (UTC), None when it has none."""
+    from nbgrader.api import Gradebook, MissingEntry
+
     with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
         try:
-            gb.find_assignment(assignment)
+            due = gb.find_assignment(assignment).duedate
+        except MissingEntry:
+            return None
+    return None if due is None else due.replace(tzinfo=dt.timezone.utc)
+
+
+def _naive_utc(moment: dt.datetime) -> dt.datetime:
+    """nbgrader keeps times as naive UTC."""
+    return moment.astimezone(dt.timezone.utc).replace(tzinfo=None)
+
+
+def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: list[NotebookResult], ids: dict[str, str],
+           due: dt.datetime | None) -> int:
+    written = 0
+    submitted: dict[str, dt.datetime] = {}  # nbgrader student id -> the latest of its notebooks' times
+    for r in results:
+        if r.submitted_at:
+            student, moment = ids.get(r.student, r.student), dt.datetime.fromisoformat(r.submitted_at)
+            submitted[student] = max(moment, submitted.get(student, moment))
+    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
+        try:
+            record = gb.find_assignment(assignment)
         except MissingEntry:
             raise GradebookProblem(f"assignment {assignment!r} is not in {db_path}: run nbgrader generate_assignment first") from None
+        if due is not None:
+            record.duedate = _naive_utc(due)
         for r in results:
             student = ids.get(r.student, r.student)
             gb.update_or_create_student(student)
             try:
-                gb.find_submission(assignment, student)
+                submission = gb.find_submission(assignment, student)
             except MissingEntry:
-                gb.add_submission(assignment, student)
+                submission = gb.add_submission(assignment, student)
+            if student in submitted:  # a resubmission moves it
+                submission.timestamp = _naive_utc(submitted[student])
             scores: dict[str, float] = {}
             for t in r.tests:
                 scores[t.task] = scores.get(t.task, 0.0) + t.score
             notebook = gb.find_notebook(r.notebook, assignment)
+            gb.find_submission_notebook(r.notebook, assignment, student).late_submission_penalty = (
+                r.penalty if r.late_seconds > 0 else None)
             for cell in notebook.grade_cells:
                 task = task_of(cell.name)
                 if task is None or task not in scores:
@@ -62,8 +97,10 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
 
 def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list[Path]]) -> None:
     """Copy each student's graded notebooks (``graded``: nbgrader student id -> submitted
-    notebooks) into ``autograded/<student>/<assignment>/``, with nbgrader's timestamp.txt.
-    The copies are read as submissions are (no link followed) and written as plain files."""
+    notebooks) into ``autograded/<student>/<assignment>/``, with nbgrader's timestamp.txt (the
+    submission's, else the latest notebook's time). The copies are read as submissions are (no
+    link followed) and written as plain files."""
+    from .deadline import nbgrader_timestamp, submission_time
     from .notebook import UnreadableNotebook, read_bytes_safely
 
     for student, notebooks in graded.items():
@@ -77,3 +114,7 @@ def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list
         stamp = course_root / "submitted" / student / assignment / "timestamp.txt"
         if stamp.is_file() and not stamp.is_symlink():
             shutil.copyfile(stamp, folder / "timestamp.txt")
+        else:
+            times = [t for t in map(submission_time, notebooks) if t is not None]
+            if times:
+                (folder / "timestamp.txt").write_text(nbgrader_timestamp(max(times)), encoding="utf-8")

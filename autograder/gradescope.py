@@ -8,13 +8,22 @@ Python 3.11 venv, a non-editable install of the zip with the ``grader`` extra) a
 ``/autograder/results/results.json`` with the same sandboxed grader
 (``python -m autograder --course /autograder/source gradescope --assignment <assignment>``) and
 prints the scores and the isolation that held (staff-only output on Gradescope).
+
+Uploads are named as students' tools name them: ``08_train_digits (1).ipynb`` (a browser's
+second download), ``08_train_digits-Copy1.ipynb`` (Jupyter's copy), ``Copy of 08_train_digits.ipynb``
+(Google Drive), other letter case: each is matched to its notebook and the output says so; two
+files for one notebook are both named (the exact name wins, else the first in path order) and a
+notebook file matching none is named as not graded. The tests' visibility is Gradescope's
+(``--visibility`` of ``gradescope-zip``: visible, hidden, after_due_date, after_published).
 """
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import stat
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -45,7 +54,7 @@ RUN_AUTOGRADER = """#!/usr/bin/env bash
 set -euo pipefail
 AUTOGRADER_ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 exec "$AUTOGRADER_ROOT/venv/bin/python" -I -m autograder --course "$AUTOGRADER_ROOT/source" \\
-    gradescope --assignment {assignment} \\
+    gradescope --assignment {assignment} --visibility {visibility} \\
     --submission "$AUTOGRADER_ROOT/submission" --results "$AUTOGRADER_ROOT/results"
 """
 
@@ -67,7 +76,7 @@ def _files(src: Path, dest: str) -> list[tuple[Path, str]]:
     return out
 
 
-def build(assignment: Assignment, out: Path) -> Path:
+def build(assignment: Assignment, out: Path, visibility: str = "visible") -> Path:
     root = checkout()  # where this grader and needle come from
     if not (root / "pyproject.toml").is_file():
         raise FileNotFoundError(f"the Gradescope zip is built from a checkout of needle-course; {root} has no pyproject.toml")
@@ -79,13 +88,72 @@ def build(assignment: Assignment, out: Path) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w") as zf:
         _add(zf, SETUP_SH.encode(), "setup.sh", 0o755)
-        _add(zf, RUN_AUTOGRADER.format(assignment=assignment.name).encode(), "run_autograder", 0o755)
+        _add(zf, RUN_AUTOGRADER.format(assignment=assignment.name, visibility=visibility).encode(), "run_autograder", 0o755)
         for f, name in entries:
             _add(zf, f.read_bytes(), name)
     return out
 
 
-def run(assignment: Assignment, submission: Path, results: Path, timeout: float = 10.0) -> int:
+# Renamings of "<stem>.ipynb" by browsers, Jupyter, Google Drive and operating systems.
+COPY_OF = re.compile(r"^(copy of |kopie van |copie de )+")
+COPY_SUFFIX = re.compile(r"(\s*\(\d+\)|[-_ ]copy\d*|\s+-\s+copy(\s*\(\d+\))?|-\d+)$")
+
+
+def _canonical(stem: str) -> str:
+    """A notebook name as its renamings share it: lower case, copy marks gone, separators one "_"."""
+    name = COPY_OF.sub("", stem.strip().lower())
+    while True:
+        shorter = COPY_SUFFIX.sub("", name).strip()
+        if shorter == name:
+            break
+        name = shorter
+    return re.sub(r"[\s_-]+", "_", name)
+
+
+def _uploaded(submission: Path) -> list[Path]:
+    """The notebooks of an upload, without Jupyter's checkpoints and macOS's resource forks."""
+    return sorted(p for p in submission.rglob("*.ipynb")
+                  if not p.name.startswith("._") and not any(part.startswith(".") or part == "__MACOSX"
+                                                             for part in p.relative_to(submission).parts[:-1]))
+
+
+def match_uploads(submission: Path, known: list[str]) -> tuple[dict[str, Path], list[str]]:
+    """Each known notebook's file in the upload, and notes for the student on what was matched
+    how (file names are the student's own, shown made printable)."""
+    from .submissions import printable
+
+    canonical = {_canonical(name): name for name in known}
+    candidates: dict[str, list[Path]] = {name: [] for name in known}
+    notes, unknown = [], []
+    for path in _uploaded(submission):
+        name = path.stem if path.stem in candidates else canonical.get(_canonical(path.stem))
+        if name is None:
+            unknown.append(path)
+        else:
+            candidates[name].append(path)
+
+    def shown(path: Path) -> str:
+        return repr(printable(path.relative_to(submission).as_posix(), 120))
+
+    present = {}
+    for name, paths in candidates.items():
+        if not paths:
+            continue
+        chosen = min(paths, key=lambda p: (p.stem != name, len(p.relative_to(submission).parts), p.as_posix()))
+        present[name] = chosen
+        if chosen.stem != name:
+            notes.append(f"{shown(chosen)} was graded as {name}.ipynb.")
+        others = [p for p in paths if p != chosen]
+        if others:
+            notes.append(f"Several files for {name}: {shown(chosen)} was graded; "
+                         f"{', '.join(map(shown, others))} {'was' if len(others) == 1 else 'were'} not. Upload one copy.")
+    if unknown:
+        notes.append(f"Not a notebook of this assignment, not graded: {', '.join(map(shown, unknown))} "
+                     f"(expected names like {known[0]}.ipynb).")
+    return present, notes
+
+
+def run(assignment: Assignment, submission: Path, results: Path, timeout: float = 10.0, visibility: str = "visible") -> int:
     """Grade one Gradescope submission (the uploaded notebooks, in any folder of the upload;
     symbolic links are not followed into folders and refused as notebooks) into
     results/results.json, readable by every user."""
@@ -93,18 +161,25 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     from .grading import grade_jobs
 
     known = assignment.notebooks()
-    present = {p.stem: p for p in sorted(submission.rglob("*.ipynb")) if p.stem in known}
+    present, notes = match_uploads(submission, known)
     jobs = [Job("submission", name, present.get(name)) for name in known]  # missing ones score 0
     out = Path(tempfile.mkdtemp(prefix="gradescope-"))
     try:
+        started = time.monotonic()
         graded = grade_jobs(assignment, jobs, out, jobs=batch.default_jobs(), timeout=timeout, progress=False)
-        # stdout is for the instructor (Gradescope's stdout_visibility is "hidden"): the scores
-        # and which isolation held in this container
+        # stdout is for the instructor (Gradescope's stdout_visibility is "hidden"): the scores,
+        # which isolation held in this container, and what to review
         print(report.summary_table(graded.results))
         print(report.isolation_summary(graded.results))
-        data = json.loads((out / "submission" / "results.json").read_text())
+        for r in graded.results:
+            if r.review:
+                print(f"REVIEW {r.notebook}: " + "; ".join(map(str, r.review)))
+        data = report.gradescope_json(graded.results, visibility, student_view=True)
+        data["execution_time"] = round(time.monotonic() - started)
         if not present:
-            data["output"] = f"No notebook of {assignment.name} was found in the upload; expected files named like {known[0]}.ipynb."
+            notes.insert(0, f"No notebook of {assignment.name} was found in the upload; expected files named like {known[0]}.ipynb.")
+        if notes:
+            data["output"] = "\n".join(notes + [data["output"]])
         results.mkdir(parents=True, exist_ok=True)
         report.write_atomic(results / "results.json", json.dumps(data, indent=2, ensure_ascii=False))
     finally:

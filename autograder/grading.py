@@ -1,7 +1,9 @@
 """Grading a course: discover the submissions, grade them, save each result, write reports.
 
 ``grade_course`` is the one pipeline behind ``python -m autograder grade``, the Gradescope
-entry point and ``make demo``.
+entry point and ``make demo``. What belongs to the trusted side besides the tests' verdicts is
+added here to each result: its assignment, when it was submitted, how late and what the late
+policy takes (``deadline``), and the reason column's "review" for a notebook flagged for review.
 """
 from __future__ import annotations
 
@@ -11,7 +13,8 @@ from pathlib import Path
 
 from . import batch, report
 from .course import Assignment
-from .results import NotebookResult
+from .deadline import Deadline, duration, submission_time
+from .results import REVIEW, NotebookResult
 from .submissions import Job, discover, printable
 
 
@@ -22,41 +25,55 @@ class GradeRun:
     results: list[NotebookResult]  # those of this run's jobs, from the complete store
     unsaved: list[str]  # notebooks whose result could not be written (e.g. disk full)
     gradebook: str = ""  # what was written to nbgrader's gradebook, if asked
+    deadline: Deadline | None = None
 
     def describe(self) -> str:
-        """The summary printed after grading: scores, what isolation held, where reports are."""
+        """The summary printed after grading: scores, lateness, flags, what isolation held, where reports are."""
         lines = [report.summary_table(self.results), report.isolation_summary(self.results)]
+        if self.deadline is not None:
+            late = [f"{r.student}/{r.notebook} ({duration(r.late_seconds)}, {report.taken(r.penalty)} points)"
+                    for r in self.results if r.late_seconds > 0]
+            lines.append(f"{self.deadline.describe()}. Late: {', '.join(late) if late else 'none'}")
+        for r in self.results:
+            if r.review:  # the grader's own words (the student's feedback says only that it is flagged)
+                lines.append(f"REVIEW {r.student}/{r.notebook}: " + "; ".join(printable(str(x), 200) for x in r.review))
         if self.gradebook:
             lines.append(self.gradebook)
         if self.unsaved:
             lines.append(f"NOT SAVED (grade them again): {', '.join(self.unsaved)}")
-        lines.append(f"reports: {self.out / 'grades.csv'}, {self.out}/<student>/results.json and feedback.html")
+        where = "<student>" if len(report.assignments_in(self.out)) < 2 else "<student>/<assignment>"
+        lines.append(f"reports: {self.out / 'grades.csv'}, {self.out}/{where}/results.json and feedback.html")
         return "\n".join(lines)
 
 
 def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, timeout: float,
-                 gradebook: Path | None = None, progress: bool = True, scheduler: str | None = None) -> GradeRun:
-    """Grade everything ``path`` holds for ``assignment`` into ``out`` (see ``submissions``);
-    with ``gradebook``, also write the scores into that nbgrader database; with ``scheduler``
-    (a Dask scheduler's address), grade on that cluster instead of this machine."""
-    todo = discover(path, assignment)
-    run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress, scheduler=scheduler)
+                 gradebook: Path | None = None, progress: bool = True, scheduler: str | None = None,
+                 student: str | None = None, deadline: Deadline | None = None) -> GradeRun:
+    """Grade everything ``path`` holds for ``assignment`` into ``out`` (see ``submissions``), or
+    only ``student``'s submission of a course root; with ``gradebook``, also write the scores and
+    submission times into that nbgrader database; with ``scheduler`` (a Dask scheduler's
+    address), grade on that cluster instead of this machine; with ``deadline``, mark and
+    penalise late notebooks."""
+    todo = discover(path, assignment, student)
+    run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress, scheduler=scheduler,
+                     deadline=deadline)
     if gradebook is not None:
         from .gradebook import mirror_autograded, write_gradebook
 
         ids = {j.student: j.student_id for j in todo if j.student_id}
-        n = write_gradebook(gradebook, assignment.name, run.results, ids)
+        n = write_gradebook(gradebook, assignment.name, run.results, ids, deadline.due if deadline else None)
         submitted: dict[str, list[Path]] = {}
         for job in todo:
             if job.path is not None and job.path.parent == gradebook.parent / "submitted" / job.original_id / assignment.name:
                 submitted.setdefault(job.original_id, []).append(job.path)
         mirror_autograded(gradebook.parent, assignment.name, submitted)
-        run.gradebook = f"gradebook: {n} grade cells written to {gradebook} (formgrader lists autograded/)"
+        run.gradebook = f"gradebook: {n} grade cells and the submission times written to {gradebook} (formgrader lists autograded/)"
     return run
 
 
 def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int, timeout: float,
-               progress: bool = True, on_result=None, scheduler: str | None = None) -> GradeRun:
+               progress: bool = True, on_result=None, scheduler: str | None = None,
+               deadline: Deadline | None = None) -> GradeRun:
     out.mkdir(parents=True, exist_ok=True)
     for job in todo:
         if job.student_id:
@@ -64,8 +81,10 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
             break
     bar = batch.Progress(len(todo)) if progress else None
     unsaved: list[str] = []
+    by_key = {(j.student, j.notebook): j for j in todo}
 
     def done(result: NotebookResult) -> None:
+        complete(result, by_key.get((result.student, result.notebook)), assignment.name, deadline)
         try:
             report.save_result(out, result)
         except OSError as exc:  # the grader's own write failed: report it, keep going
@@ -85,5 +104,23 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
     if bar is not None:
         bar.close()
     results = report.write_reports(out)
-    graded = {(j.student, j.notebook) for j in todo}
-    return GradeRun(out, todo, [r for r in results if (r.student, r.notebook) in graded], unsaved)
+    graded = {(assignment.name, j.student, j.notebook) for j in todo}
+    return GradeRun(out, todo, [r for r in results if (r.assignment, r.student, r.notebook) in graded], unsaved,
+                    deadline=deadline)
+
+
+def complete(result: NotebookResult, job: Job | None, assignment: str, deadline: Deadline | None) -> None:
+    """What the trusted side adds to a graded notebook: its assignment, its submission time,
+    lateness and late penalty, and the reason "review" on the tests of a flagged notebook."""
+    result.assignment = assignment
+    if job is not None and job.path is not None:
+        moment = submission_time(job.path)
+        if moment is not None:
+            result.submitted_at = moment.isoformat(timespec="seconds")
+            if deadline is not None:
+                result.late_seconds = deadline.late_seconds(moment)
+                if deadline.policy is not None:
+                    result.penalty = deadline.policy.penalty(result.late_seconds, result.raw_score, result.max_score)
+    if result.review:
+        for t in result.tests:
+            t.reason = t.reason or REVIEW

@@ -1,9 +1,11 @@
 """Deliver this grader's feedback through nbgrader's exchange.
 
 After ``python -m autograder grade COURSE_ROOT --out DIR [--gradebook]``, :func:`place_feedback`
-puts each student's ``DIR/<student>/feedback.html`` where ``nbgrader release_feedback`` looks
-for it, in place of what ``nbgrader generate_feedback`` would write (nbgrader's feedback renders
-the autograded notebooks, hidden test cells included, so it must never reach students)::
+puts each student's feedback page of the assignment (``DIR/<student>/feedback.html``, or
+``DIR/<student>/<assignment>/feedback.html`` when DIR holds several assignments) where
+``nbgrader release_feedback`` looks for it, in place of what ``nbgrader generate_feedback``
+would write (nbgrader's feedback renders the autograded notebooks, hidden test cells included,
+so it must never reach students; this course's nbgrader_config.py refuses it)::
 
     COURSE_ROOT/feedback/<student>/<assignment>/<notebook>.html   this grader's page, one copy per
                                                                   notebook the student submitted
@@ -20,12 +22,13 @@ removed, so nothing else is released.
 
 Then: ``nbgrader release_feedback <assignment>`` (or formgrader's *Release feedback*).
 
-Command line::
+Command line (the one documented in docs/instructors.md, deploy/jupyterhub/README.md and
+nbgrader_config.py's refusal)::
 
-    python -m autograder nbgrader-feedback COURSE_ROOT --from DIR [--assignment lecture8]
+    python -m autograder nbgrader-feedback COURSE_ROOT --from DIR --assignment lecture8
 
-Exit 0 when every submitted student's page was placed, 1 when some could not be (each is named,
-with the reason), 2 on bad arguments.
+Exit 0 when every submitted student's page was placed; 1 when some could not be (each is named,
+with the reason) or none was; 2 on bad arguments.
 """
 from __future__ import annotations
 
@@ -34,7 +37,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .report import write_atomic
+from .deadline import parse_timestamp
+from .report import assignments_in, report_folder, write_atomic
 
 FEEDBACK_PAGE = "feedback.html"
 # Text that only nbgrader's own feedback (or a notebook's hidden tests) contains: a page holding
@@ -56,8 +60,8 @@ class Placed:
 
 
 def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8") -> Placed:
-    """Put this grader's ``grades/<student>/feedback.html`` into nbgrader's feedback folder of
-    ``course_root`` for every student with a collected submission of ``assignment``."""
+    """Put this grader's feedback page of ``assignment`` into nbgrader's feedback folder of
+    ``course_root`` for every student with a collected submission of it."""
     course_root, grades = Path(course_root), Path(grades)
     submitted = course_root / "submitted"
     if not course_root.is_dir():
@@ -66,6 +70,10 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
         raise FeedbackProblem(
             f"{grades} is not the grader's output: expected {grades / 'grades.csv'} "
             f"(run `python -m autograder grade {course_root} --out {grades}` first)")
+    graded = assignments_in(grades)
+    if graded and assignment not in graded and "" not in graded:
+        raise FeedbackProblem(f"{grades} holds the results of {', '.join(graded)}, not of {assignment!r} "
+                              f"(run `python -m autograder grade {course_root} --out {grades} --assignment {assignment}` first)")
     students = sorted(p.parent.name for p in submitted.glob(f"*/{assignment}") if p.is_dir() and not p.parent.name.startswith("."))
     if not students:
         raise FeedbackProblem(
@@ -81,7 +89,7 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
 
 def _place_one(course_root: Path, grades: Path, assignment: str, student: str, placed: Placed) -> str | None:
     submission = course_root / "submitted" / student / assignment
-    page_path = grades / student / FEEDBACK_PAGE
+    page_path = report_folder(grades, student, assignment) / FEEDBACK_PAGE
     if not page_path.is_file():
         return f"not graded: {page_path} does not exist (grade the course root again)"
     missing = [name for name in NBGRADER_FILES if not (submission / name).is_file()]
@@ -91,7 +99,7 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     notebooks = sorted(p.stem for p in submission.glob("*.ipynb"))
     if not notebooks:
         return f"{submission} holds no notebook"
-    submitted_at = _parse_timestamp((submission / "timestamp.txt").read_text(encoding="utf-8"))
+    submitted_at = parse_timestamp((submission / "timestamp.txt").read_text(encoding="utf-8"))
     graded_at = _dt.datetime.fromtimestamp(page_path.stat().st_mtime, _dt.timezone.utc)
     if submitted_at is not None and graded_at < submitted_at:
         return (f"{page_path} ({graded_at:%Y-%m-%d %H:%M:%S} UTC) is older than the submission "
@@ -118,32 +126,20 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     return None
 
 
-def _parse_timestamp(text: str) -> _dt.datetime | None:
-    """nbgrader's submission timestamp, or None when it cannot be read.
-
-    nbgrader writes ``%Y-%m-%d %H:%M:%S.%f %Z`` (``... UTC`` by default); another time zone
-    goes through nbgrader's own parser (slow to import, so only then)."""
-    text = text.strip()
-    if text.endswith(" UTC"):
-        try:
-            return _dt.datetime.fromisoformat(text[:-4]).replace(tzinfo=_dt.timezone.utc)
-        except ValueError:
-            pass
-    try:
-        from nbgrader.utils import parse_utc
-
-        ts = parse_utc(text)
-    except Exception:  # noqa: BLE001 - an unreadable timestamp only disables the staleness check
-        return None
-    return ts if ts.tzinfo else ts.replace(tzinfo=_dt.timezone.utc)
-
-
 def report(placed: Placed, assignment: str, course_root: Path) -> int:
-    """Print what was placed; 0 when every student's page was, 1 when some were not."""
+    """Print what was placed; 0 when every student's page was, 1 when some or all were not."""
     for student, pages in placed.written.items():
         print(f"{student}: {len(pages)} page(s) in {pages[0].parent}")
     for student, reason in placed.skipped.items():
         print(f"{student}: NOT placed: {reason}", file=sys.stderr)
-    if placed.written:
-        print(f"next: nbgrader release_feedback {assignment} (in {course_root})")
+    if not placed.written:
+        print(f"no feedback page placed for {assignment}: nbgrader release_feedback would release nothing", file=sys.stderr)
+        return 1
+    print(f"next: nbgrader release_feedback {assignment} (in {course_root})")
     return 1 if placed.skipped else 0
+
+
+if __name__ == "__main__":  # an older spelling of the command: say which one it is now
+    print("autograder: run `python -m autograder nbgrader-feedback COURSE_ROOT --from GRADES --assignment ASSIGNMENT`",
+          file=sys.stderr)
+    sys.exit(2)

@@ -7,11 +7,19 @@ then by cell id, then by position among the solution cells, so added, deleted or
 cells do not break the match; duplicated copies all run, in order, as they would in a kernel.
 Test cells, demos and plots are not run.
 
+A cell the student added (a code cell of neither the instructor's notebook nor nbgrader's) runs
+too, right after the solution cell it follows in the student's notebook, as in their kernel:
+a task written in a new cell below its stub replaces the stub there as well. Only its
+definitions run (def, class, import, and assignments that call nothing): statements that call
+things (demos, plots, training runs) are blanked, line numbers kept, so the student's own line
+numbers still hold.
+
 Submissions are untrusted files: a symlink, a FIFO, a device or an oversized file is refused
 without being read, and no value from the file is repeated in an error message.
 """
 from __future__ import annotations
 
+import ast
 import errno
 import json
 import os
@@ -124,10 +132,9 @@ def source_of(cell) -> str:
     return source if isinstance(source, str) else ""
 
 
-def student_solutions(instructor: dict, student: dict) -> list[tuple[str, list[str]]]:
-    """For each solution code cell of the instructor's notebook, in order: its grade_id and
-    the code of the student's matching cell(s) (none if deleted or turned into markdown).
-    Written answers (the instructor's markdown solution cells) take no part in the matching."""
+def _matched(instructor: dict, student: dict) -> list[tuple[str, list[dict]]]:
+    """For each solution code cell of the instructor's notebook, in order: its grade_id and the
+    student's matching cell(s). Written answers take no part in the matching."""
     answers = {grade_id(c) for c in instructor["cells"] if is_solution(c) and c.get("cell_type") != "code"}
     cells = [c for c in student["cells"] if is_solution(c) and not (grade_id(c) and grade_id(c) in answers)]
     by_grade_id: dict = {}
@@ -143,21 +150,98 @@ def student_solutions(instructor: dict, student: dict) -> list[tuple[str, list[s
         if not matches and position < len(cells):
             matches = [cells[position]]
         position += 1
-        out.append((grade_id(cell), [source_of(m) for m in matches or [] if m.get("cell_type") == "code"]))
+        out.append((grade_id(cell), [m for m in matches or [] if m.get("cell_type") == "code"]))
     return out
 
 
+def student_solutions(instructor: dict, student: dict) -> list[tuple[str, list[str]]]:
+    """For each solution code cell of the instructor's notebook, in order: its grade_id and
+    the code of the student's matching cell(s) (none if deleted or turned into markdown)."""
+    return [(gid, [source_of(m) for m in matches]) for gid, matches in _matched(instructor, student)]
+
+
+def _calls(node: ast.AST) -> bool:
+    """Whether evaluating ``node`` runs code (a call, an await, a walrus...); a lambda's body does not run."""
+    if isinstance(node, ast.Lambda):
+        return any(_calls(d) for d in node.args.defaults + [d for d in node.args.kw_defaults if d is not None])
+    if isinstance(node, (ast.Call, ast.Await, ast.Yield, ast.YieldFrom, ast.NamedExpr)):
+        return True
+    return any(_calls(child) for child in ast.iter_child_nodes(node))
+
+
+def _defines(statement: ast.stmt) -> bool:
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)):
+        return True
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return statement.value is not None and not any(_calls(n) for n in [statement.value, *targets])
+    return False
+
+
+def definitions_only(source: str) -> str:
+    """``source`` with every top-level statement that is not a definition blanked (same line
+    numbers); "" when nothing in it defines anything (or it is not Python)."""
+    from .sandbox.worker import strip_magics
+
+    try:
+        tree = ast.parse(strip_magics(source))
+    except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError):
+        return ""
+    lines = source.splitlines(keepends=True)
+    keep, drop = set(), set()
+    for statement in tree.body:
+        first = min([statement.lineno] + [d.lineno for d in getattr(statement, "decorator_list", [])])
+        (keep if _defines(statement) else drop).update(range(first, statement.end_lineno + 1))
+    keep -= drop  # a line shared with a call (``import x; x.run()``) is not run
+    if not keep:
+        return ""
+    return "".join(line if n in keep else ("\n" if line.endswith("\n") else "") for n, line in enumerate(lines, 1))
+
+
+def _is_added(cell: dict, instructor_ids: set, instructor_sources: set) -> bool:
+    """A code cell the student made: not nbgrader's, not the instructor's (by id or by content)."""
+    return (cell.get("cell_type") == "code" and not _nbgrader(cell) and cell.get("id") not in instructor_ids
+            and source_of(cell).strip() not in instructor_sources)
+
+
+def _added_after(instructor: dict, student: dict, anchors: list[dict]) -> dict[int, list[str]]:
+    """The definitions of the student's added cells, keyed by the ``id()`` of the matched
+    solution cell each follows in the student's notebook (0: before all of them)."""
+    ids = {c.get("id") for c in instructor["cells"] if c.get("id")}
+    sources = {source_of(c).strip() for c in instructor["cells"]}
+    anchor_ids = {id(c) for c in anchors}
+    after: dict[int, list[str]] = {}
+    current = 0
+    for cell in student["cells"]:
+        if id(cell) in anchor_ids:
+            current = id(cell)
+        elif _is_added(cell, ids, sources):
+            code = definitions_only(source_of(cell))
+            if code:
+                after.setdefault(current, []).append(code)
+    return after
+
+
 def grading_code(instructor: dict, student: dict) -> list[str]:
-    """The cells the worker runs, in order: the instructor's setup cells and the student's
-    solution cells. A plain notebook without nbgrader metadata: setup, then all its code."""
+    """The cells the worker runs, in order: the instructor's setup cells, the student's
+    solution cells and, after each, the definitions of the cells the student added below it.
+    A plain notebook without nbgrader metadata: setup, then all its code."""
     if not any(is_solution(c) for c in student["cells"]):
         setup = [source_of(c) for c in instructor["cells"] if is_setup(c)]
         return setup + [source_of(c) for c in student["cells"] if c.get("cell_type") == "code"]
-    matched = iter(student_solutions(instructor, student))
-    cells = []
+    matched = _matched(instructor, student)
+    after = _added_after(instructor, student, [m for _, ms in matched for m in ms])
+    matches = iter(matched)
+    cells: list[str] = []
     for cell in instructor["cells"]:
         if is_setup(cell):
             cells.append(source_of(cell))
         elif is_solution(cell) and cell.get("cell_type") == "code":
-            cells.extend(next(matched)[1])
+            for m in next(matches)[1]:
+                if 0 in after:  # added above every solution cell: before the first one runs
+                    cells.extend(after.pop(0))
+                cells.append(source_of(m))
+                cells.extend(after.pop(id(m), []))
+    for leftover in after.values():  # no solution cell was matched: they run last
+        cells.extend(leftover)
     return cells

@@ -1,10 +1,18 @@
-"""Reports from per-notebook results: grades.csv, <student>/results.json (Gradescope's
-format), <student>/feedback.html, and the summary table.
+"""Reports from per-notebook results: grades.csv, results.json (Gradescope's format),
+feedback.html, and the summary table.
 
-The canonical store is ``<out>/.state/<student>/<notebook>.json`` (one file per graded
-notebook, written atomically). Every report is rebuilt from the whole store, so re-grading
-a notebook replaces exactly its own rows and an interrupted batch leaves the previous,
-complete reports in place.
+The canonical store is ``<out>/.state/<assignment>/<student>/<notebook>.json`` (one file per
+graded notebook, written atomically). Every report is rebuilt from the whole store, so re-grading
+a notebook replaces exactly its own rows and an interrupted batch leaves the previous, complete
+reports in place.
+
+Layout of ``<out>``: ``grades.csv`` (every test of every assignment, a row each); per student,
+``<student>/results.json`` and ``<student>/feedback.html`` while the folder holds one assignment.
+Once it holds several, each has its own, ``<student>/<assignment>/results.json`` and
+``<student>/<assignment>/feedback.html``, and ``<student>/feedback.html`` links to them
+(:func:`report_folder` says where a student's reports of an assignment are).
+
+Every string in a report is the grader's or a suite's; none comes from a student's code.
 """
 from __future__ import annotations
 
@@ -17,9 +25,13 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from .results import NotebookResult, TestResult
+from . import deadline
+from .results import LATE, NotebookResult, TestResult
 
-CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]
+CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]  # names scripts rely on
+CSV_EXTRA = ["assignment", "task", "reason"]
+LATE_TEST = "late_penalty"  # the row (grades.csv) and entry (results.json) of a late notebook
+FLAGGED = "Your submission is flagged for review by your instructor."
 
 
 def write_atomic(path: Path, content: str | bytes) -> None:
@@ -42,23 +54,44 @@ def write_atomic(path: Path, content: str | bytes) -> None:
 
 
 # --- the store ------------------------------------------------------------------------------
-def state_path(out: Path, student: str, notebook: str) -> Path:
-    return out / ".state" / student / f"{notebook}.json"
+def state_path(out: Path, assignment: str, student: str, notebook: str) -> Path:
+    """Where a result is kept (results without an assignment, as older graders wrote them, one level up)."""
+    return out / ".state" / assignment / student / f"{notebook}.json"
 
 
 def save_result(out: Path, result: NotebookResult) -> None:
-    write_atomic(state_path(out, result.student, result.notebook), json.dumps(result.as_dict(), indent=1, sort_keys=True))
+    write_atomic(state_path(out, result.assignment, result.student, result.notebook),
+                 json.dumps(result.as_dict(), indent=1, sort_keys=True))
+    if result.assignment:  # replaces the same notebook as graded by an older grader
+        state_path(out, "", result.student, result.notebook).unlink(missing_ok=True)
 
 
 def load_results(out: Path) -> list[NotebookResult]:
-    results = [NotebookResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
-               for path in sorted((out / ".state").glob("*/*.json"))]
-    return sorted(results, key=lambda r: (r.student, r.notebook))
+    paths = sorted((out / ".state").glob("*/*/*.json")) + sorted((out / ".state").glob("*/*.json"))
+    results = [NotebookResult.from_dict(json.loads(path.read_text(encoding="utf-8"))) for path in paths]
+    return sorted(results, key=lambda r: (r.student, r.assignment, r.notebook))
 
 
-# --- grades.csv -----------------------------------------------------------------------------
+def assignments_in(out: Path) -> list[str]:
+    """The assignments ``out`` holds results of ("" for results without one)."""
+    state = out / ".state"
+    names = {p.parent.parent.name for p in state.glob("*/*/*.json")}
+    return sorted(names | ({""} if any(state.glob("*/*.json")) else set()))
+
+
+def report_folder(out: Path, student: str, assignment: str) -> Path:
+    """The folder of a student's results.json and feedback.html for ``assignment``."""
+    return out / student / assignment if len(assignments_in(out)) > 1 else out / student
+
+
+# --- shared pieces ----------------------------------------------------------------------------
 def _num(x: float) -> str:
     return f"{x:g}"
+
+
+def taken(penalty: float) -> str:
+    """The points a late penalty takes, as a signed number: "-2", or "0"."""
+    return _num(-penalty) if penalty else "0"
 
 
 def _cell(text: str) -> str:
@@ -66,36 +99,78 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def task_key(task: str) -> tuple:
+    """Tasks in their numeric order: 1.2 before 1.10."""
+    return tuple(int(x) if x.isdigit() else 0 for x in task.split("."))
+
+
+def by_task(tests: list[TestResult]) -> dict[str, list[TestResult]]:
+    """Tests grouped per task, tasks in order, each task's tests in the suite's order."""
+    groups: dict[str, list[TestResult]] = defaultdict(list)
+    for t in tests:
+        groups[t.task].append(t)
+    return {task: groups[task] for task in sorted(groups, key=task_key)}
+
+
+def lateness(r: NotebookResult) -> str:
+    """"submitted 2025-03-02 10:00 UTC, 1 day 2 h after the due date: -2 points" (the grader's words)."""
+    when = f"submitted {r.submitted_at[:16].replace('T', ' ')} UTC, " if r.submitted_at else ""
+    cost = f": {taken(r.penalty)} points" if r.penalty else " (no points taken)"
+    return f"{when}{deadline.duration(r.late_seconds)} after the due date{cost}"
+
+
+# --- grades.csv -----------------------------------------------------------------------------
 def grades_csv(results: list[NotebookResult]) -> str:
+    """A row per test; a late notebook has one more, ``late_penalty``: the points its lateness cost
+    (negative, max_score 0, reason "late"), so the score column sums to the grade."""
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow(CSV_HEADER + CSV_EXTRA)
     for r in results:
+        who = [_cell(r.student), _cell(r.notebook)]
         for t in sorted(r.tests, key=lambda t: (t.task, t.test)):
-            writer.writerow([_cell(r.student), _cell(r.notebook), _cell(t.test), _num(t.score), _num(t.points), _cell(t.status)])
+            writer.writerow(who + [_cell(t.test), _num(t.score), _num(t.points), _cell(t.status),
+                                   _cell(r.assignment), _cell(t.task), _cell(t.reason)])
+        if r.late_seconds > 0:
+            writer.writerow(who + [LATE_TEST, taken(r.penalty), "0", LATE,
+                                   _cell(r.assignment), "", LATE])
     return buf.getvalue()
 
 
 # --- Gradescope results.json ----------------------------------------------------------------
-def gradescope_json(results: list[NotebookResult]) -> dict:
+def gradescope_json(results: list[NotebookResult], visibility: str = "visible", student_view: bool = False) -> dict:
+    """Gradescope's results.json of one student's assignment. ``student_view`` (what Gradescope
+    shows the student): a notebook flagged for review shows no test output, only that it is flagged."""
     tests = []
+    flagged = [r for r in results if r.review]
     for r in results:
-        for t in sorted(r.tests, key=lambda t: (t.task, t.test)):
-            output = "" if t.status == "passed" else t.message
+        hide = student_view and bool(r.review)
+        for task, group in by_task(r.tests).items():
+            for t in group:
+                tests.append({
+                    "name": f"{r.notebook} · Task {t.task} · {t.name}",
+                    "score": t.score,
+                    "max_score": t.points,
+                    "status": t.status,
+                    "output": "" if t.status == "passed" or hide else t.message,
+                    "visibility": "hidden" if hide else visibility,
+                    "extra_data": {"notebook": r.notebook, "task": t.task, "test": t.test, "reason": t.reason},
+                })
+        if r.late_seconds > 0:
             tests.append({
-                "name": f"{r.notebook} · Task {t.task} · {t.name}",
-                "score": t.score,
-                "max_score": t.points,
-                "status": t.status,
-                "output": output,
-                "visibility": "visible",
-                "extra_data": {"notebook": r.notebook, "task": t.task, "test": t.test},
+                "name": f"{r.notebook} · late submission", "score": -r.penalty if r.penalty else 0, "max_score": 0, "status": "failed",
+                "output": lateness(r), "visibility": visibility,
+                "extra_data": {"notebook": r.notebook, "task": "", "test": LATE_TEST, "reason": LATE},
             })
-    errors = [f"{r.notebook}: {r.error}" for r in results if r.error]
+    if student_view and flagged:
+        output = FLAGGED
+    else:
+        notes = [f"{r.notebook}: {r.error}" for r in results if r.error]
+        output = "\n".join(notes) if notes else "Graded by needle-course's autograder."
     return {
         "score": sum(r.score for r in results),
-        "output": "\n".join(errors) if errors else "Graded by needle-course's autograder.",
-        "visibility": "visible",
+        "output": output,
+        "visibility": visibility,
         "stdout_visibility": "hidden",
         "tests": tests,
     }
@@ -104,58 +179,119 @@ def gradescope_json(results: list[NotebookResult]) -> dict:
 # --- feedback.html ---------------------------------------------------------------------------
 _STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;max-width:52rem;margin:2rem auto;padding:0 1rem;color:#222;line-height:1.45}
-h1{font-size:1.6rem}h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
-h3{font-size:1.05rem;margin:1.2rem 0 .4rem}.score{float:right;font-weight:600}
+h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.25rem;margin-top:2rem;border-bottom:1px solid #ddd;padding-bottom:.2rem}
+h3{font-size:1.05rem;margin:1.2rem 0 .4rem}.score{float:right;font-weight:600}.assignment{color:#555;margin-top:0}
 ul{list-style:none;padding-left:0;margin:.2rem 0}li{padding:.25rem .5rem;margin:.15rem 0;border-radius:4px}
 li.passed{background:#eef8ee}li.failed{background:#fdf0ef}li .why{display:block;color:#7a2a20;font-size:.92rem;margin-top:.15rem}
+li.first{border-left:4px solid #b3261e}.fix{font-weight:600;color:#7a2a20}
 .mark{font-weight:700;margin-right:.4rem}.passed .mark{color:#2a7a2a}.failed .mark{color:#b3261e}
-.error{background:#fff4e5;border:1px solid #f0c36d;padding:.6rem;border-radius:4px}.total{font-size:1.1rem}
+details{margin:.3rem 0 .3rem .2rem}summary{cursor:pointer;color:#444}
+.error,.late,.flagged{background:#fff4e5;border:1px solid #f0c36d;padding:.6rem;border-radius:4px}.total{font-size:1.1rem}
 """
+_INTRO = ("<p>Per task: your score and, when a test fails, <b>what to fix first</b>: the message of the first "
+          "failing test (a task's tests run from basic to advanced, so the others usually fail for the same "
+          "reason: they are listed below it, folded). Hidden tests use inputs you have not seen: re-read the "
+          "task and the message. The grader runs the code of the task cells and of cells you added that only "
+          "define things (def, class, import, constants); code that calls things in cells you added is not run.</p>")
 
 
-def feedback_html(student: str, results: list[NotebookResult]) -> str:
+def _page(title: str, body: list[str]) -> str:
     e = html.escape
+    return "\n".join(["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+                      f"<title>{e(title)}</title><style>{_STYLE}</style></head><body>", *body, "</body></html>"])
+
+
+def _test_item(t: TestResult, why: str = "", first: bool = False) -> str:
+    e = html.escape
+    mark = "✓" if t.status == "passed" else "✗"
+    css = t.status + (" first" if first else "")
+    return (f"<li class='{css}'><span class='mark'>{mark}</span>{e(t.name)} ({_num(t.score)}/{_num(t.points)})"
+            + (f"<span class='why'>{why}</span>" if why else "") + "</li>")
+
+
+def _task_html(task: str, tests: list[TestResult]) -> list[str]:
+    """One task: its score, the first failing test's message as the one hint, the other failing
+    tests folded as "fails too", the passed tests folded."""
+    e = html.escape
+    score, points = sum(t.score for t in tests), sum(t.points for t in tests)
+    failed = [t for t in tests if t.status != "passed"]
+    passed = [t for t in tests if t.status == "passed"]
+    parts = [f"<h3>Task {e(task)}<span class='score'>{_num(score)} / {_num(points)}</span></h3>"]
+    if failed:
+        first = failed[0]
+        parts.append("<ul>" + _test_item(first, f"<span class='fix'>What to fix first:</span> {e(first.message)}", first=True) + "</ul>")
+        if failed[1:]:
+            items = [_test_item(t, "" if t.message == first.message else e(t.message)) for t in failed[1:]]
+            parts.append(f"<details><summary>{len(failed) - 1} more test{'s' if len(failed) > 2 else ''} "
+                         f"fail{'' if len(failed) > 2 else 's'} too (likely the same cause)</summary><ul>{''.join(items)}</ul></details>")
+    if passed:
+        label = f"all {len(passed)} tests pass" if not failed else f"{len(passed)} test{'s' if len(passed) > 1 else ''} pass{'' if len(passed) > 1 else 'es'}"
+        parts.append(f"<details><summary>✓ {label}</summary><ul>{''.join(_test_item(t) for t in passed)}</ul></details>")
+    return parts
+
+
+def feedback_html(student: str, results: list[NotebookResult], assignment: str = "") -> str:
+    """The page a student reads in a minute: per notebook and task the score and one hint.
+    A submission flagged for review says only that."""
+    e = html.escape
+    head = [f"<h1>Feedback for {e(student)}</h1>"] + ([f"<p class='assignment'>{e(assignment)}</p>"] if assignment else [])
+    if any(r.review for r in results):
+        return _page(f"Feedback for {student}", head + [f"<p class='flagged'>{e(FLAGGED)}</p>"])
     total = sum(r.score for r in results)
     maximum = sum(r.max_score for r in results)
-    parts = [
-        "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>Feedback for {e(student)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>Feedback for {e(student)}</h1><p class='total'>Total: <b>{_num(total)} / {_num(maximum)}</b> points</p>",
-        "<p>Each test is listed with its result; a failed test says what to look at. "
-        "Hidden tests use inputs you have not seen: re-read the task and the message.</p>",
-    ]
+    parts = head + [f"<p class='total'>Total: <b>{_num(total)} / {_num(maximum)}</b> points</p>", _INTRO]
     for r in results:
         parts.append(f"<h2>{e(r.notebook)}<span class='score'>{_num(r.score)} / {_num(r.max_score)}</span></h2>")
+        if r.not_submitted:
+            parts.append("<p class='error'>Not submitted: this notebook scores 0.</p>")
+            continue
+        if r.late_seconds > 0:
+            parts.append(f"<p class='late'>Late: {e(lateness(r))}.</p>")
         if r.error:
             parts.append(f"<p class='error'>{e(r.error)}</p>")
-        by_task: dict[str, list[TestResult]] = defaultdict(list)
-        for t in r.tests:
-            by_task[t.task].append(t)
-        for task in sorted(by_task, key=lambda s: tuple(int(x) for x in s.split(".") if x.isdigit())):
-            tests = by_task[task]
-            score, points = sum(t.score for t in tests), sum(t.points for t in tests)
-            passed = sum(t.status == "passed" for t in tests)
-            parts.append(f"<h3>Task {e(task)}<span class='score'>{_num(score)} / {_num(points)} · {passed}/{len(tests)} tests passed</span></h3><ul>")
-            for t in sorted(tests, key=lambda t: (t.status == "passed", t.test)):
-                mark = "✓" if t.status == "passed" else "✗"
-                why = "" if t.status == "passed" else f"<span class='why'>{e(t.message)}</span>"
-                parts.append(f"<li class='{t.status}'><span class='mark'>{mark}</span>{e(t.name)} ({_num(t.score)}/{_num(t.points)}){why}</li>")
-            parts.append("</ul>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+            if all(t.message == r.error for t in r.tests):
+                continue  # every test says the same: said once
+        for task, tests in by_task(r.tests).items():
+            parts += _task_html(task, tests)
+    return _page(f"Feedback for {student}", parts)
+
+
+def index_html(student: str, assignments: dict[str, list[NotebookResult]]) -> str:
+    """``<student>/feedback.html`` of a folder holding several assignments: a link to each page."""
+    e = html.escape
+    items = []
+    for name, rs in assignments.items():
+        score = ("flagged for review" if any(r.review for r in rs)
+                 else f"{_num(sum(r.score for r in rs))} / {_num(sum(r.max_score for r in rs))} points")
+        items.append(f"<li><a href='{e(name)}/feedback.html'>{e(name)}</a>: {e(score)}</li>")
+    return _page(f"Feedback for {student}", [f"<h1>Feedback for {e(student)}</h1>", f"<ul>{''.join(items)}</ul>"])
 
 
 # --- all reports ------------------------------------------------------------------------------
 def write_reports(out: Path) -> list[NotebookResult]:
     results = load_results(out)
     write_atomic(out / "grades.csv", grades_csv(results))
-    by_student: dict[str, list[NotebookResult]] = defaultdict(list)
+    groups: dict[str, dict[str, list[NotebookResult]]] = defaultdict(lambda: defaultdict(list))
     for r in results:
-        by_student[r.student].append(r)
-    for student, rs in by_student.items():
-        write_atomic(out / student / "results.json", json.dumps(gradescope_json(rs), indent=2, ensure_ascii=False))
-        write_atomic(out / student / "feedback.html", feedback_html(student, rs))
+        groups[r.student][r.assignment].append(r)
+    several = len({r.assignment for r in results}) > 1
+    for student, assignments in groups.items():
+        for assignment, rs in assignments.items():
+            folder = out / student / assignment if several else out / student
+            write_atomic(folder / "results.json", json.dumps(gradescope_json(rs), indent=2, ensure_ascii=False))
+            write_atomic(folder / "feedback.html", feedback_html(student, rs, assignment))
+        if several:  # the one-assignment reports of this folder's earlier runs would mislead
+            (out / student / "results.json").unlink(missing_ok=True)
+            write_atomic(out / student / "feedback.html", index_html(student, dict(sorted(assignments.items()))))
     return results
+
+
+def _mark(r: NotebookResult) -> str:
+    if r.review:
+        return "R"
+    if r.error and not r.not_submitted:
+        return "!"
+    return "L" if r.late_seconds > 0 else ""
 
 
 def summary_table(results: list[NotebookResult]) -> str:
@@ -164,19 +300,20 @@ def summary_table(results: list[NotebookResult]) -> str:
     cell = {(r.student, r.notebook): r for r in results}
     short = [n.split("_", 1)[0] for n in notebooks]
     width = max([len("student")] + [len(s) for s in students])
-    lines = [f"{'student':<{width}}  " + "  ".join(f"{s:>7}" for s in short) + "    total"]
+    lines = [f"{'student':<{width}}  " + "  ".join(f"{s:>8}" for s in short) + "    total"]
     for s in students:
         row, total, maximum = [], 0.0, 0.0
         for n in notebooks:
             r = cell.get((s, n))
             if r is None:
-                row.append(f"{'-':>7}")
+                row.append("-")
                 continue
-            row.append(f"{_num(r.score):>3}/{_num(r.max_score):<3}" + ("!" if r.error else ""))
+            row.append("missing" if r.not_submitted else f"{_num(r.score):>3}/{_num(r.max_score):<3}" + _mark(r))
             total, maximum = total + r.score, maximum + r.max_score
-        lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>7}" for c in row) + f"  {_num(total):>4}/{_num(maximum)}")
+        lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>8}" for c in row) + f"  {_num(total):>4}/{_num(maximum)}")
     legend = "  ".join(f"{a}={b}" for a, b in zip(short, notebooks))
-    return "\n".join(lines) + f"\n({legend}; ! = could not be fully graded, see feedback)"
+    return "\n".join(lines) + (f"\n({legend}; missing = not submitted (0 points); ! = could not be fully graded, "
+                               "see feedback; L = late; R = flagged for review)")
 
 
 def isolation_summary(results: list[NotebookResult]) -> str:

@@ -1,5 +1,8 @@
 """Validate hidden suites against the instructor's notebooks, both ways.
 
+* each task's tests in the suite are worth the points of the task's grade cell in the solution
+  notebook (nbgrader's ``points`` of ``taskN_M_tests``: what the gradebook and nbgrader's
+  route count), and each grade cell has tests;
 * the solution notebook's code passes every test of its suite;
 * each task's stub (the solution cell as nbgrader releases it) fails every test of that task;
 * each plausible mistake (``<suite>/mistakes/*.py``) loses the tests it names, every one of
@@ -33,7 +36,7 @@ from .course import Assignment, task_of
 from .inkernel import LocalObserver
 from .plugin import GradingPlugin
 from .results import TestResult
-from .suiterun import run_suite
+from .suiterun import collect_tests, run_suite
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -68,6 +71,30 @@ def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> di
         for cell in cells:
             exec(compile((replace or {}).get(cell.grade_id, cell.source), f"<{cell.grade_id}>", "exec"), ns)
     return ns
+
+
+def check_points(assignment: Assignment, notebook: str) -> list[str]:
+    """Where the suite's points of a task disagree with the task's grade cell in the notebook."""
+    cells: dict[str, float] = {}
+    for c in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
+        task = task_of(nbmod.grade_id(c))
+        points = nbmod._nbgrader(c).get("points")
+        if task and c.get("cell_type") == "code" and nbmod._nbgrader(c).get("grade") is True:
+            cells[task] = cells.get(task, 0.0) + float(points or 0)
+    suite: dict[str, float] = {}
+    for _test, _name, task, points in collect_tests(assignment.suite(notebook)):
+        suite[task] = suite.get(task, 0.0) + points
+    problems = []
+    for task in sorted(cells.keys() | suite.keys(), key=lambda t: tuple(int(x) for x in t.split("."))):
+        if task not in suite:
+            problems.append(f"Task {task} has a grade cell worth {cells[task]:g} points but no test in {assignment.suite(notebook).name}")
+        elif task not in cells:
+            problems.append(f"Task {task}'s tests are worth {suite[task]:g} points but the notebook has no grade cell "
+                            f"task{task.replace('.', '_')}_tests for it")
+        elif suite[task] != cells[task]:
+            problems.append(f"Task {task}: the suite's tests are worth {suite[task]:g} points, the notebook's grade cell "
+                            f"says {cells[task]:g} (nbgrader caps the gradebook at the cell's points)")
+    return problems
 
 
 def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0,
@@ -203,6 +230,12 @@ def main(assignment: Assignment, only: str | None = None) -> int:
     for name in assignment.notebooks():
         if only and name != only:
             continue
+        points = check_points(assignment, name)
+        for problem in points:
+            problems += 1
+            print(f"FAIL {name} points: {problem}")
+        if not points:
+            print(f"ok   {name}: the suite's points per task are the grade cells' points")
         for r in check_solutions(assignment, name):
             if r.status != "passed":
                 problems += 1

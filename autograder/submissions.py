@@ -63,8 +63,12 @@ def _student_of(folder: Path, assignment: str) -> str:
     return folder.parent.name if folder.name == assignment else folder.name
 
 
-def discover(path: Path, assignment: Assignment) -> list[Job]:
+def discover(path: Path, assignment: Assignment, student: str | None = None) -> list[Job]:
+    """The jobs for ``path``; ``student`` (an nbgrader course root only): that student's alone."""
     known = assignment.notebooks()
+    if student is not None and not (path / "submitted").is_dir():
+        raise UsageProblem(f"--student needs an nbgrader course root (with submitted/<student>/{assignment.name}/); "
+                           f"{path} is not one")
     if not path.exists() and not path.is_symlink():
         raise UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
     if path.is_file() or path.is_symlink() and not path.is_dir():
@@ -75,15 +79,20 @@ def discover(path: Path, assignment: Assignment) -> list[Job]:
         return [_job(_student_of(path.parent, assignment.name), path.stem, path)]
     if (path / "submitted").is_dir():
         students = sorted(p for p in (path / "submitted").iterdir() if (p / assignment.name).is_dir())
+        if student is not None:
+            students = [p for p in students if p.name == student]
+            if not students:
+                raise UsageProblem(f"--student {printable(student)!r}: {path / 'submitted'} has no "
+                                   f"{printable(student)}/{assignment.name}/ folder (student ids are the folder names there)")
         if not students:
             raise UsageProblem(f"{path / 'submitted'} has no <student>/{assignment.name}/ folders: nothing to grade")
         jobs = []
-        for student in students:
-            folder = student / assignment.name
-            if student.is_symlink() or folder.is_symlink():
-                jobs += [_job(student.name, n, None, "the submission folder is a symbolic link, not a folder") for n in known]
+        for folder in students:
+            notebooks = folder / assignment.name
+            if folder.is_symlink() or notebooks.is_symlink():
+                jobs += [_job(folder.name, n, None, "the submission folder is a symbolic link, not a folder") for n in known]
             else:
-                jobs += _folder_jobs(folder, student.name, known, all_notebooks=True)
+                jobs += _folder_jobs(notebooks, folder.name, known, all_notebooks=True)
         return jobs
     jobs = _folder_jobs(path, _student_of(path, assignment.name), known, all_notebooks=False)
     if not jobs:

@@ -118,9 +118,40 @@ def test_grading_code_takes_setup_from_instructor_and_solutions_from_student():
     student = instructor_nb()
     student.cells[0].source = "import os; os.system('evil')"  # the student's copy of setup is ignored
     student.cells[2].source = "def f(): return 'student'"
-    student.cells.insert(0, new_code_cell("stray = 1"))  # an added cell is ignored
+    student.cells.insert(0, new_code_cell("demo()\nplot(f())"))  # an added cell that only calls things is not run
     code = grading_code(instructor_nb(), student)
     assert code == ["import numpy as np", "def f(): return 'student'", "def g(): return 2"]
+
+
+def test_added_cells_run_their_definitions_where_the_student_put_them():
+    """A task written in a new cell below its stub replaces the stub, as in the student's kernel;
+    the calls in added cells (demos, plots, training) are blanked with their line numbers kept."""
+    student = instructor_nb()
+    student.cells[2].source = "def f():\n    raise NotImplementedError()"  # the stub, left in place
+    student.cells.insert(3, new_code_cell("import math\n\ndef f():\n    return math.e\n\nprint(f())"))
+    student.cells.insert(4, new_code_cell("f()"))  # a call only: not run
+    student.cells.append(new_code_cell("@cache\ndef g():\n    return 3\nEPS = 1e-8\nscale = lambda x: x * helper()\nhistory = train(g)"))
+    student.cells.insert(0, new_code_cell("TOP = 1"))  # above every solution cell
+    code = grading_code(instructor_nb(), student)
+    assert code == ["import numpy as np", "TOP = 1", "def f():\n    raise NotImplementedError()",
+                    "import math\n\ndef f():\n    return math.e\n\n", "def g(): return 2",
+                    "@cache\ndef g():\n    return 3\nEPS = 1e-8\nscale = lambda x: x * helper()\n"]
+    # the instructor's own cells (demos, copied or edited) are not "added"; nor are nbgrader cells
+    copied = new_code_cell("demo()")
+    instructor = instructor_nb()
+    test_copy = new_code_cell("def f(): return 'cheat'", metadata=_nbg("task1_1_tests", grade=True))
+    student = nbformat.from_dict(json.loads(nbformat.writes(instructor)))
+    student.cells[1].source = "def demo(): pass"  # the demo cell (its id is the instructor's), edited
+    student.cells += [copied, test_copy]
+    assert grading_code(instructor, student) == ["import numpy as np", "def f(): return 1", "def g(): return 2"]
+
+
+def test_definitions_only_keeps_line_numbers_and_refuses_shared_lines():
+    assert nbmod.definitions_only("x = f()\ndef g():\n    return x\n") == "\ndef g():\n    return x\n"
+    assert nbmod.definitions_only("import os; os.system('x')") == ""
+    assert nbmod.definitions_only("%matplotlib inline\nclass A:\n    pass") == "\nclass A:\n    pass"
+    assert nbmod.definitions_only("def broken(:") == ""
+    assert nbmod.definitions_only("print(1)") == ""
 
 
 def test_matching_survives_reordering_lost_grade_ids_and_duplicates():
