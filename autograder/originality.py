@@ -1,5 +1,6 @@
 """The originality report: how much of each task's answer also appears in another student's
-answer, in the instructor's solution, or in needle's own source (all within a student's reach).
+answer, in the instructor's solution, or in needle's own source (all within a student's reach),
+beyond what the task makes everybody write.
 
 What is compared: a task's answer is the student's solution cells for that task (nbgrader
 grade_ids ``taskN_M_*``, matched as the grader matches them), joined. Each answer is compared
@@ -8,11 +9,13 @@ and with every file of needle (the best file is reported).
 
 How (copydetect, MOSS's winnowing): Pygments tokenizes the code; names become one token, strings
 another, comments and whitespace vanish, so renaming variables, rewording comments or re-indenting
-changes nothing. Every run of ``NOISE`` normalised tokens (copydetect's default noise threshold;
-copydetect counts a normalised character as a token, a name as one) is fingerprinted; shorter
-matches are not counted, so a one-line answer can match nothing. The released stub (signature,
-docstring, given lines) is blanked out of every answer and its k-grams are copydetect
-boilerplate: the text everybody was given counts for nobody.
+changes nothing. Every name is made anonymous first, builtins included (``normalise_names``):
+a copy whose names happen to be builtins (``next``, ``input``, ``object``) would otherwise keep
+them as words and match nothing. Every run of ``NOISE`` normalised tokens (copydetect's default
+noise threshold; copydetect counts a normalised character as a token, a name as one) is
+fingerprinted; shorter matches are not counted, so a one-line answer can match nothing. The
+released stub (signature, docstring, given lines) is blanked out of every answer and its k-grams
+are copydetect boilerplate: the text everybody was given counts for nobody.
 
 Similarity is the share of an answer's fingerprinted code that lies in matched spans. A pair of
 answers, or an answer and the solution, take the larger of their two shares (padding a copy with
@@ -20,20 +23,34 @@ extra code does not hide it); against needle, the answer's share (needle's files
 Between students, passages found in more than ``max(COMMON_MIN, COMMON_SHARE * answers)`` answers
 are common idiom (MOSS's ``-m``): they match nobody but still count in the answer's length, so a
 pair is similar only when much of the code is a rare passage they share; this also keeps the
-pair search near-linear. Common passages still count against the solution and needle.
+pair search near-linear. Passages of the instructor's solution match no classmate either: two
+students who both wrote the solution's lines are compared with the solution, not with each
+other. Common passages still count against the solution and needle.
+
+Calibrated per task: what most of the class shares with a text is the task's shape (a docstring
+that dictates the answer, needle's own version of a small module), not copying. Each comparison
+carries the task's *typical* similarity of its kind: the median, over the class, of each answer's
+similarity to the solution, of each answer's best needle file, or of every pair of answers (pairs
+sharing no rare passage count 0); 0 when fewer than ``CALIBRATE_FROM`` students answered. Its *excess* is its similarity minus the typical one, and the
+report ranks by excess: an unusual match first.
 
 Thresholds: a comparison is listed in originality.csv from ``LIST_SIMILARITY`` on and flagged
-(originality.html) from ``FLAG_SIMILARITY`` on. A flag is a reason to read the code, not a verdict.
+(originality.html) from ``FLAG_SIMILARITY`` on when its excess is at least ``FLAG_EXCESS``. A flag
+is a reason to read the code, not a verdict. Pairs of students are also shown across tasks: the
+same two students listed together in several tasks say more than one high match.
 """
 from __future__ import annotations
 
 import copy
 import csv
+import dataclasses
 import difflib
 import importlib.util
 import io
+import keyword
 import multiprocessing
 import re
+import statistics
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
@@ -54,10 +71,13 @@ NOISE = 25  # copydetect.defaults.NOISE_THRESHOLD: shortest match counted, in no
 WINDOW = 1  # every k-gram is a fingerprint (copydetect's defaults: guarantee 25 - noise 25 + 1)
 LIST_SIMILARITY = 0.3
 FLAG_SIMILARITY = 0.6
+FLAG_EXCESS = 0.25  # above the task's typical similarity of the same kind
+CALIBRATE_FROM = 5  # answers to a task from which its typical similarities are measured
 COMMON_MIN, COMMON_SHARE = 10, 0.05
 NEEDLE_CANDIDATES = 3  # needle files compared exactly per answer: those sharing most fingerprints
 MAX_ANSWER_CHARS = 100_000  # longer answers are not compared (and are named in the report)
-CSV_HEADER = ["task", "student", "other", "other_kind", "similarity", "matched_tokens", "other_lines", "flagged"]
+CSV_HEADER = ["task", "student", "other", "other_kind", "similarity", "matched_tokens", "other_lines", "flagged", "typical", "excess"]
+PAIRS_CSV_HEADER = ["student", "other", "tasks_flagged", "tasks_listed", "mean_similarity", "mean_excess", "tasks"]
 STUB = "# YOUR CODE HERE\nraise NotImplementedError()"  # nbgrader_config.py's ClearSolutions.code_stub
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[ \t]*\n.*?^[ \t]*### END SOLUTION[ \t]*$", re.M | re.S)
 
@@ -82,10 +102,15 @@ class Match:
     matched_tokens: int
     spans: tuple  # (start, end) character ranges of ``code.text`` that match
     other_spans: tuple
+    typical: float = 0.0  # the task's typical similarity of this kind (module docstring)
+
+    @property
+    def excess(self) -> float:
+        return self.similarity - self.typical
 
     @property
     def flagged(self) -> bool:
-        return self.similarity >= FLAG_SIMILARITY
+        return self.similarity >= FLAG_SIMILARITY and self.excess >= FLAG_EXCESS
 
 
 @dataclass(frozen=True)
@@ -129,15 +154,26 @@ def without_stub(text: str, stub: str) -> tuple[str, frozenset]:
     return "\n".join(" " * len(line) if i in blank else line for i, line in enumerate(lines)), blank
 
 
+NAME = re.compile(r"""\b[^\W\d]\w*\b(?!['"])""")  # a name; not a string's prefix (f"", rb'')
+
+
+def normalise_names(text: str) -> str:
+    """Every name that is not a keyword replaced by one of the same length (``vvv``): Pygments
+    then makes each one copydetect's V, builtins included, and every character keeps its
+    position (the report's highlighted spans point into the text as written). Names inside
+    strings and comments change too, which changes nothing: copydetect drops both."""
+    return NAME.sub(lambda m: m.group() if keyword.iskeyword(m.group()) else "v" * len(m.group()), text)
+
+
 def fingerprint(text: str, boilerplate=None):
     """copydetect's fingerprint of Python code; None when no run of NOISE tokens is left."""
-    fp = copydetect.CodeFingerprint("code.py", NOISE, WINDOW, boilerplate, fp=io.StringIO(text), language="python")
+    fp = copydetect.CodeFingerprint("code.py", NOISE, WINDOW, boilerplate, fp=io.StringIO(normalise_names(text)), language="python")
     return fp if fp.hashes else None
 
 
 def stub_boilerplate(stub: str) -> list:
     """Every k-gram of the stub (window 1), as copydetect's own boilerplate files are read."""
-    return sorted(copydetect.CodeFingerprint("stub.py", NOISE, 1, fp=io.StringIO(stub), language="python").hashes)
+    return sorted(copydetect.CodeFingerprint("stub.py", NOISE, 1, fp=io.StringIO(normalise_names(stub)), language="python").hashes)
 
 
 def fingerprinted(kind: str, owner: str, task: Task, text: str, boilerplate) -> Code:
@@ -227,15 +263,17 @@ def without_hashes(fp, drop: set):
     return kept
 
 
-def student_pairs(answers: list[Code]) -> list[Match]:
-    """The pairs of answers to one task that share uncommon fingerprints, compared."""
+def student_pairs(answers: list[Code], explained: frozenset = frozenset()) -> list[Match]:
+    """The pairs of answers to one task that share uncommon fingerprints, compared. ``explained``:
+    fingerprints that match no classmate either (the solution's: two answers that both match
+    the solution are reported against it, not against each other)."""
     frequency = Counter(h for a in answers for h in a.fingerprint.hashes)
     limit = max(COMMON_MIN, COMMON_SHARE * len(answers))
-    common = {h for h, n in frequency.items() if n > limit}
+    common = {h for h, n in frequency.items() if n > limit} | explained
     holders: dict[int, list[int]] = defaultdict(list)  # a shared, uncommon fingerprint -> its answers
     for i, answer in enumerate(answers):
         for h in answer.fingerprint.hashes:
-            if 1 < frequency[h] <= limit:
+            if 1 < frequency[h] <= limit and h not in explained:
                 holders[h].append(i)
     candidates = {(a, b) for ids in holders.values() for k, a in enumerate(ids) for b in ids[k + 1:]}
     private: dict[int, object] = {}  # fingerprints without the common ones, made when needed
@@ -286,24 +324,36 @@ def needle_package() -> Path:
 # --- the whole report ------------------------------------------------------------------------
 @dataclass
 class Report:
-    matches: list  # the listed comparisons (similarity >= LIST_SIMILARITY), most similar first
+    matches: list  # the listed comparisons (similarity >= LIST_SIMILARITY), most unusual (excess) first
     students: int
     answers: list  # [Code]: every answer long enough to compare
     tasks: list  # [Task]
     skipped: list  # what could not be compared, and why
 
 
+def typical(similarities: list[float], count: int, answers: int) -> float:
+    """The median of ``count`` similarities of which ``similarities`` are the non-zero ones;
+    0 for a task with fewer than CALIBRATE_FROM answers (too few to say what is typical)."""
+    return statistics.median(similarities + [0.0] * (count - len(similarities))) if answers >= CALIBRATE_FROM else 0.0
+
+
 def compare_task(answers: list[Code], solution: Code, needle: NeedleIndex) -> list[Match]:
-    """Every listed comparison of one task's fingerprinted answers, in no particular order."""
-    matches = []
+    """Every listed comparison of one task's fingerprinted answers, in no particular order, each
+    with the task's typical similarity of its kind (the median over the class: module docstring)."""
+    explained = frozenset(solution.fingerprint.hashes) if solution.fingerprint is not None else frozenset()
+    found: dict[str, list[Match]] = {"solution": [], "needle": [], "student": student_pairs(answers, explained)}
     for answer in answers:
         if solution.fingerprint is not None:
-            matches.append(compare(answer, solution))
+            found["solution"].append(compare(answer, solution))
         best = needle.best_match(answer)
         if best is not None:
-            matches.append(best)
-    matches += student_pairs(answers)
-    return [m for m in matches if m.similarity >= LIST_SIMILARITY]
+            found["needle"].append(best)
+    counts = {"solution": len(answers), "needle": len(answers), "student": len(answers) * (len(answers) - 1) // 2}
+    listed = []
+    for kind, matches in found.items():
+        middle = typical([m.similarity for m in matches], counts[kind], len(answers))
+        listed += [dataclasses.replace(m, typical=middle) for m in matches if m.similarity >= LIST_SIMILARITY]
+    return listed
 
 
 @dataclass(frozen=True)
@@ -327,7 +377,7 @@ def _compare_task(key: str) -> tuple[dict, list]:
     index = {id(code): i for group in (codes, _state.needle.files) for i, code in enumerate(group)}
     matches = compare_task(list(compared.values()), solution, _state.needle)
     return ({i: code.stub_lines for i, code in compared.items()},
-            [(index[id(m.code)], m.other.kind, index.get(id(m.other), 0), m.similarity, m.matched_tokens, m.spans, m.other_spans)
+            [(index[id(m.code)], m.other.kind, index.get(id(m.other), 0), m.similarity, m.matched_tokens, m.spans, m.other_spans, m.typical)
              for m in matches])
 
 
@@ -358,7 +408,7 @@ def originality(assignment: Assignment, path: Path, processes: int | None = None
         solution = Code("solution", "solution", key, task.solution, without_stub(task.solution, task.stub)[1])
         others = {"student": codes, "solution": [solution], "needle": needle.files}
         matches += [Match(codes[i], others[kind][j], *numbers) for i, kind, j, *numbers in records]
-    matches.sort(key=lambda m: (-m.similarity, -m.matched_tokens, m.code.task, m.code.owner, m.other.kind, m.other.owner))
+    matches.sort(key=lambda m: (-round(m.excess, 6), -m.similarity, -m.matched_tokens, m.code.task, m.code.owner, m.other.kind, m.other.owner))
     skipped = [f"{j.student}/{j.notebook}: {j.problem}" for j in jobs if j.problem] + [note for _, notes in read for note in notes]
     return Report(matches, len({j.student for j in jobs}), answers, list(tasks.values()), skipped)
 
@@ -382,7 +432,54 @@ def originality_csv(report: Report) -> str:
     writer.writerow(CSV_HEADER)
     for m in report.matches:  # every text cell neutralised: student names and needle paths alike
         writer.writerow([_cell(m.code.task), _cell(m.code.owner), _cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
-                         m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no"])
+                         m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no",
+                         f"{m.typical:.3f}", f"{m.excess:.3f}"])
+    return buf.getvalue()
+
+
+@dataclass
+class Pair:
+    """Two students across tasks: the tasks in which their answers are listed together."""
+
+    student: str
+    other: str
+    matches: list  # [Match], one per task
+
+    @property
+    def flagged(self) -> list:
+        return [m for m in self.matches if m.flagged]
+
+    @property
+    def mean_similarity(self) -> float:
+        return sum(m.similarity for m in self.matches) / len(self.matches)
+
+    @property
+    def mean_excess(self) -> float:
+        return sum(m.excess for m in self.matches) / len(self.matches)
+
+
+def student_pair_view(report: Report) -> list[Pair]:
+    """Every pair of students listed together in some task, those with the most flagged tasks
+    first, then the most tasks listed, then the larger mean excess."""
+    pairs: dict[tuple, list] = defaultdict(list)
+    for m in report.matches:
+        if m.other.kind == "student":
+            pairs[tuple(sorted((m.code.owner, m.other.owner)))].append(m)
+    view = [Pair(a, b, sorted(ms, key=lambda m: task_order(m.code.task))) for (a, b), ms in pairs.items()]
+    return sorted(view, key=lambda p: (-len(p.flagged), -len(p.matches), -round(p.mean_excess, 6), p.student, p.other))
+
+
+def task_order(task: str) -> tuple:
+    return tuple(int(x) if x.isdigit() else 0 for x in task.split(".")) + (task,)
+
+
+def pairs_csv(pairs: list[Pair]) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(PAIRS_CSV_HEADER)
+    for p in pairs:
+        writer.writerow([_cell(p.student), _cell(p.other), len(p.flagged), len(p.matches), f"{p.mean_similarity:.3f}",
+                         f"{p.mean_excess:.3f}", _cell(" ".join(m.code.task for m in p.matches))])
     return buf.getvalue()
 
 
@@ -390,19 +487,24 @@ def summary(report: Report) -> str:
     flagged = [m for m in report.matches if m.flagged]
     kinds = Counter(m.other.kind for m in flagged)
     lines = [f"originality: {len(report.answers)} answers of {report.students} students to {len(report.tasks)} tasks; "
-             f"{len(flagged)} flagged (similarity >= {FLAG_SIMILARITY}): {kinds['student']} student pairs, "
-             f"{kinds['solution']} vs the solution, {kinds['needle']} vs needle"]
+             f"{len(flagged)} flagged (similarity >= {FLAG_SIMILARITY} and >= {FLAG_EXCESS} above the task's typical): "
+             f"{kinds['student']} student pairs, {kinds['solution']} vs the solution, {kinds['needle']} vs needle"]
     for m in flagged[:10]:
-        lines.append(f"  {m.similarity:5.2f}  task {m.code.task:<5} {printable(m.code.owner, 24):<24}  {m.other.kind:<8} {printable(m.other.owner, 32)}")
+        lines.append(f"  {m.similarity:5.2f} (typical {m.typical:4.2f})  task {m.code.task:<5} {printable(m.code.owner, 24):<24}  "
+                     f"{m.other.kind:<8} {printable(m.other.owner, 32)}")
     if len(flagged) > 10:
         lines.append(f"  ... {len(flagged) - 10} more in the report")
+    repeated = [p for p in student_pair_view(report) if len(p.matches) > 1]
+    for p in repeated[:5]:
+        lines.append(f"  pair {printable(p.student, 24)} + {printable(p.other, 24)}: listed together in {len(p.matches)} tasks, "
+                     f"flagged in {len(p.flagged)}")
     for note in report.skipped:
         lines.append(f"  not compared: {printable(note, 120)}")
     return "\n".join(lines)
 
 
 def main(assignment: Assignment, path: Path, out: Path) -> int:
-    """Write ``out``/originality.html and originality.csv and print a summary. Returns 0 when
+    """Write ``out``/originality.html, originality.csv and originality_pairs.csv and print a summary. Returns 0 when
     the report was written, 2 with a message on bad arguments."""
     if copydetect is None:
         return _fail('the originality report needs copydetect: pip install -e ".[originality]"')
@@ -415,9 +517,10 @@ def main(assignment: Assignment, path: Path, out: Path) -> int:
     except (UsageProblem, LookupError) as exc:
         return _fail(str(exc))
     write_atomic(Path(out) / "originality.csv", originality_csv(report))
+    write_atomic(Path(out) / "originality_pairs.csv", pairs_csv(student_pair_view(report)))
     write_atomic(Path(out) / "originality.html", originality_html(report))
     print(summary(report))
-    print(f"report: {Path(out) / 'originality.html'}, {Path(out) / 'originality.csv'}")
+    print(f"report: {Path(out) / 'originality.html'}, {Path(out) / 'originality.csv'}, {Path(out) / 'originality_pairs.csv'}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""originality.html: the flagged comparisons, most similar first, each opening onto the two codes
+"""originality.html: the flagged comparisons, most unusual first, each opening onto the two codes
 side by side with the matching spans highlighted. One self-contained file (inline CSS, no
 script, no external asset); every text from a submission, names included, is HTML-escaped.
 """
@@ -38,19 +38,25 @@ def originality_html(report: "orig.Report") -> str:
         "every other student's answer to the same task, with the instructor's solution and with needle's source "
         f"(copydetect's winnowing: names, comments and layout do not matter; matches shorter than {orig.NOISE} "
         "normalised tokens do not count; the released stub, shown in grey, is ignored). "
-        f"Flagged: similarity of at least {orig.FLAG_SIMILARITY:.0%}, the share of the code in matched spans "
-        "(the larger share of the two codes; against needle, the answer's). "
-        f"Between students, passages that more than max({orig.COMMON_MIN}, {orig.COMMON_SHARE:.0%} of the answers) share "
-        "are common idiom and are ignored. A flag is a reason to read the code, not a verdict. "
-        f"originality.csv lists every comparison from {orig.LIST_SIMILARITY:.0%} on.</p>",
+        "Similarity is the share of the code in matched spans (the larger share of the two codes; against needle, "
+        "the answer's). What most of the class shares with a text is the task's shape, not copying: each comparison "
+        "is set against the task's <b>typical</b> similarity of its kind (the class's median), and ranked by its "
+        f"<b>excess</b> over it. Flagged: a similarity of at least {orig.FLAG_SIMILARITY:.0%} and at least "
+        f"{orig.FLAG_EXCESS:.0%} above the typical one (tasks with fewer than {orig.CALIBRATE_FROM} answers are not "
+        "calibrated). Between students, passages that "
+        f"more than max({orig.COMMON_MIN}, {orig.COMMON_SHARE:.0%} of the answers) share, and the solution's own passages, "
+        "are ignored. A flag is a reason to read the code, not a verdict. "
+        f"originality.csv lists every comparison from {orig.LIST_SIMILARITY:.0%} on; originality_pairs.csv every pair "
+        "of students listed together.</p>",
         "<p class='note'>This report shows the solutions: keep it to the course staff.</p>",
     ]
     parts += _task_table(report, flagged)
-    parts.append(f"<h2>Flagged comparisons ({len(flagged)})</h2>")
+    parts += _pair_table(orig.student_pair_view(report))
+    parts.append(f"<h2>Flagged comparisons ({len(flagged)}), most unusual first</h2>")
     if not flagged:
         parts.append("<p>No comparison reached the threshold.</p>")
     if len(flagged) > SHOWN:
-        parts.append(f"<p>The {SHOWN} most similar are shown; originality.csv lists all {len(flagged)}.</p>")
+        parts.append(f"<p>The {SHOWN} most unusual are shown; originality.csv lists all {len(flagged)}.</p>")
     for rank, match in enumerate(flagged[:SHOWN], 1):
         parts.append(_pair(rank, match))
     if report.skipped:
@@ -59,21 +65,45 @@ def originality_html(report: "orig.Report") -> str:
     return "\n".join(parts)
 
 
+KINDS = ("student", "solution", "needle")
+
+
 def _task_table(report, flagged) -> list[str]:
     counts = Counter((m.code.task, m.other.kind) for m in flagged)
     answers = Counter(a.task for a in report.answers)
-    rows = ["<h2>Flags per task</h2><table><tr><th>task</th><th>notebook</th><th>answers compared</th>"
+    typical = {(m.code.task, m.other.kind): m.typical for m in report.matches}
+    rows = ["<h2>Flags per task</h2><p>Each cell: flags, and in brackets the task's typical similarity of that kind "
+            "(a high one is the task's shape: the docstring dictates the answer, or needle has its own version).</p>"
+            "<table><tr><th>task</th><th>notebook</th><th>answers compared</th>"
             "<th>student pairs</th><th>vs the solution</th><th>vs needle</th></tr>"]
     for task in report.tasks:
-        cells = "".join(f"<td class='n'>{n}</td>" for n in [answers[task.key]] + [counts[(task.key, kind)] for kind in ("student", "solution", "needle")])
+        cells = f"<td class='n'>{answers[task.key]}</td>" + "".join(
+            f"<td class='n'>{counts[(task.key, kind)]} ({typical.get((task.key, kind), 0.0):.0%})</td>" for kind in KINDS)
         rows.append(f"<tr><td>{escape(task.key)}</td><td>{escape(task.notebook)}</td>{cells}</tr>")
+    rows.append("</table>")
+    return rows
+
+
+def _pair_table(pairs) -> list[str]:
+    """Pairs of students across tasks: those listed together in several tasks or flagged."""
+    shown = [p for p in pairs if p.flagged or len(p.matches) > 1]
+    rows = [f"<h2>Student pairs across tasks ({len(shown)})</h2>"]
+    if not shown:
+        return rows + ["<p>No two students are flagged together, or listed together in more than one task.</p>"]
+    rows.append("<table><tr><th>students</th><th>tasks flagged</th><th>tasks listed</th><th>mean similarity</th>"
+                "<th>mean excess</th><th>tasks</th></tr>")
+    for p in shown[:SHOWN]:
+        tasks = ", ".join(f"{escape(m.code.task)} ({m.similarity:.0%})" for m in p.matches)
+        rows.append(f"<tr><td>{escape(p.student)} + {escape(p.other)}</td><td class='n'>{len(p.flagged)}</td>"
+                    f"<td class='n'>{len(p.matches)}</td><td class='n'>{p.mean_similarity:.0%}</td>"
+                    f"<td class='n'>{p.mean_excess:+.0%}</td><td>{tasks}</td></tr>")
     rows.append("</table>")
     return rows
 
 
 def _pair(rank: int, m) -> str:
     other_title = {"student": "student", "solution": "the instructor's solution", "needle": "needle"}[m.other.kind]
-    summary = (f"<summary><b>#{rank}</b><b>{m.similarity:.0%}</b><span>task {escape(m.code.task)}</span>"
+    summary = (f"<summary><b>#{rank}</b><b title='typical for the task: {m.typical:.0%}'>{m.similarity:.0%}</b><span>task {escape(m.code.task)}</span>"
                f"<span>{escape(m.code.owner)}</span><span>vs {escape(m.other.kind)}</span>"
                f"<span>{escape(m.other.owner)}</span><span>{m.matched_tokens} tokens</span></summary>")
     left = f"<div class='side'><h3>{escape(m.code.owner)}, task {escape(m.code.task)}</h3>{code_html(m.code.text, m.spans, m.code.stub_lines)}</div>"

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("copydetect")
 
+import copydetect  # noqa: E402
 import needle.autograd  # noqa: E402
 import needle.optim  # noqa: E402
 from autograder import originality  # noqa: E402
@@ -24,7 +25,7 @@ from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "originality"
 STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n[ \t]*raise NotImplementedError\(\)", re.M)
-HONEST = {"honest_a", "honest_b"}
+HONEST = {"honest_a", "honest_b", "honest_c", "honest_d"}  # honest_c and honest_d answer Tasks 4.1 and 4.2 only
 
 
 def fill(stub: str, blocks: list[str]) -> str:
@@ -38,6 +39,8 @@ def submit(root: Path, student: str, answers: dict) -> None:
     folder = root / "submitted" / student / LECTURE8.name
     folder.mkdir(parents=True)
     for name in LECTURE8.notebooks():
+        if not LECTURE8.released_notebook(name).exists():  # a notebook being added, not released yet
+            continue
         nb = json.loads(LECTURE8.released_notebook(name).read_text())
         for cell in nb["cells"]:
             if grade_id(cell) in answers:
@@ -79,7 +82,7 @@ def flagged(report, student, kind):
 
 # --- what is flagged ---------------------------------------------------------------------------
 def test_a_renamed_copy_of_the_solution_is_flagged_against_it(report):
-    assert set(flagged(report, "solution_renamed", "solution")) == {"1.1", "1.2", "5.1"}
+    assert set(flagged(report, "solution_renamed", "solution")) == {"1.1", "1.2", "4.1", "5.1"}
     assert all(m.similarity > 0.95 for m in flagged(report, "solution_renamed", "solution").values())
 
 
@@ -92,9 +95,13 @@ def test_students_who_copied_each_other_are_flagged_as_a_pair(report):
 
 def test_honest_answers_are_flagged_against_nothing(report):
     involved = [m for m in report.matches if {m.code.owner, m.other.owner} & HONEST]
-    assert all(m.similarity < originality.FLAG_SIMILARITY for m in involved), [(m.code.owner, m.other.owner, m.similarity) for m in involved]
+    assert not any(m.flagged for m in involved), [(m.code.owner, m.other.owner, m.similarity, m.typical) for m in involved if m.flagged]
+    # Below the flag's similarity, too, except in 4.2, whose docstring dictates the solution's lines (the next tests).
+    undictated = [m for m in involved if m.code.task != "4.2"]
+    assert all(m.similarity < originality.FLAG_SIMILARITY for m in undictated), [(m.code.owner, m.other.owner, m.similarity) for m in undictated]
     compared = {(a.owner, a.task) for a in report.answers}
-    assert {(s, t) for s in HONEST for t in ("1.1", "1.2", "5.1")} <= compared  # compared, not skipped
+    assert {(s, t) for s in ("honest_a", "honest_b") for t in ("1.1", "1.2", "5.1")} <= compared  # compared, not skipped
+    assert {(s, t) for s in HONEST for t in ("4.1", "4.2")} <= compared
 
 
 def test_a_copy_of_needle_is_flagged_against_the_needle_file_and_lines(report):
@@ -161,9 +168,13 @@ def test_two_processes_report_what_one_does(course_root, report):
 def test_csv_is_ranked_and_thresholded(report):
     rows = list(csv.DictReader(io.StringIO(originality.originality_csv(report))))
     assert list(rows[0]) == originality.CSV_HEADER
-    similarities = [float(r["similarity"]) for r in rows]
-    assert similarities == sorted(similarities, reverse=True) and min(similarities) >= originality.LIST_SIMILARITY
-    assert all((r["flagged"] == "yes") == (float(r["similarity"]) >= originality.FLAG_SIMILARITY) for r in rows)
+    excesses = [float(r["excess"]) for r in rows]
+    assert excesses == sorted(excesses, reverse=True)  # the most unusual first
+    assert min(float(r["similarity"]) for r in rows) >= originality.LIST_SIMILARITY
+    for r in rows:
+        assert abs(float(r["similarity"]) - float(r["typical"]) - float(r["excess"])) <= 0.0015
+        expected = float(r["similarity"]) >= originality.FLAG_SIMILARITY and float(r["excess"]) >= originality.FLAG_EXCESS
+        assert (r["flagged"] == "yes") == expected, r
 
 
 def test_csv_cells_cannot_be_formulas(report):
@@ -192,7 +203,11 @@ def test_main_writes_both_reports_and_says_what_it_flagged(course_root, tmp_path
     assert (tmp_path / "out" / "originality.html").read_text().startswith("<!doctype html>")
     assert not list((tmp_path / "out").glob(".*.tmp"))  # written atomically: no temporary left
     printed = capsys.readouterr().out
-    assert "7 flagged" in printed and "shared_copy" in printed
+    assert "8 flagged" in printed and "shared_copy" in printed
+    assert "pair shared_copy + shared_original: listed together in 2 tasks, flagged in 2" in printed
+    pairs = list(csv.DictReader((tmp_path / "out" / "originality_pairs.csv").open()))
+    assert list(pairs[0]) == originality.PAIRS_CSV_HEADER
+    assert (pairs[0]["student"], pairs[0]["other"], pairs[0]["tasks_flagged"], pairs[0]["tasks"]) == ("shared_copy", "shared_original", "2", "1.2 5.1")
 
 
 def test_unreadable_and_oversized_submissions_are_named_not_fatal(tmp_path, monkeypatch):
@@ -224,7 +239,7 @@ def test_runs_as_a_process(course_root, tmp_path):
     proc = subprocess.run([sys.executable, "-m", "autograder", "originality", str(course_root), "--out", str(tmp_path)],
                           capture_output=True, text=True, env=venv_env())
     assert proc.returncode == 0, proc.stderr
-    assert {p.name for p in tmp_path.iterdir()} == {"originality.csv", "originality.html"}
+    assert {p.name for p in tmp_path.iterdir()} == {"originality.csv", "originality.html", "originality_pairs.csv"}
 
 
 def test_html_shows_the_most_similar_and_points_to_the_csv_for_the_rest(report, monkeypatch):
@@ -232,4 +247,87 @@ def test_html_shows_the_most_similar_and_points_to_the_csv_for_the_rest(report, 
 
     monkeypatch.setattr(originality_report, "SHOWN", 2)
     page = originality_html(report)
-    assert page.count("<details>") == 2 and "originality.csv lists all 7" in page
+    assert page.count("<details>") == 2 and "originality.csv lists all 8" in page
+
+
+# --- copies rank above independent work; what the whole class shares is the task's shape ----------
+def test_a_renamed_copy_of_task_4_1_ranks_above_independent_work(report):
+    on_41 = [m for m in report.matches if m.code.task == "4.1"]
+    copy = next(m for m in on_41 if m.code.owner == "solution_renamed" and m.other.kind == "solution")
+    independent = [m for m in on_41 if {m.code.owner, m.other.owner} & HONEST]
+    assert independent, "the independent answers to 4.1 share nothing with anybody: the test would prove nothing"
+    assert copy.flagged and not any(m.flagged for m in independent)
+    assert all(copy.similarity > m.similarity and copy.excess > m.excess for m in independent)
+    assert report.matches.index(copy) < min(report.matches.index(m) for m in independent)
+
+
+def test_names_are_anonymous_builtins_included():
+    """solution_renamed's 4.1 names its variables next, object, input, list_: with those kept as
+    words (copydetect's own normalisation keeps builtins) it matched 26% of the solution, under the
+    listing threshold, while independent answers matched about 45%."""
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("04_module_parameters")), "04") if t.key == "4.1")
+    released = next(source_of(c) for c in read_notebook(LECTURE8.released_notebook("04_module_parameters"))["cells"]
+                    if grade_id(c) == "task4_1_module")
+    copy = fill(released, runpy.run_path(str(FIXTURES / "solution_renamed.py"))["ANSWERS"]["task4_1_module"])
+    boilerplate = originality.stub_boilerplate(task.stub)
+    answer, solution = (originality.fingerprinted(kind, kind, task, text, boilerplate) for kind, text in (("student", copy), ("solution", task.solution)))
+    assert originality.compare(answer, solution).similarity == 1.0
+
+    def words_kept(text):  # copydetect's normalisation alone: builtins stay words
+        blanked = originality.without_stub(text, task.stub)[0]
+        return copydetect.CodeFingerprint("c.py", originality.NOISE, originality.WINDOW, fp=io.StringIO(blanked), language="python")
+    assert originality.compare(answer, solution, fps=(words_kept(copy), words_kept(task.solution))).similarity < originality.LIST_SIMILARITY
+
+
+def test_normalising_names_keeps_every_position_keywords_and_string_prefixes():
+    text = 'for input in object:\n    next(f"{input}", rb"x", 1e5, 0x1f)  # list\nif not None: pass\n'
+    out = originality.normalise_names(text)
+    assert len(out) == len(text) and [len(line) for line in out.split("\n")] == [len(line) for line in text.split("\n")]
+    assert out == 'for vvvvv in vvvvvv:\n    vvvv(f"{vvvvv}", rb"x", 1e5, 0x1f)  # vvvv\nif not None: pass\n'
+
+
+def test_what_the_whole_class_shares_with_a_file_is_not_flagged(tmp_path):
+    """Six answers that all hold a file's code (needle's own version of a dictated task): typical
+    for the task, so none is flagged; three answers are too few to calibrate: all flagged."""
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("04_module_parameters")), "04") if t.key == "4.2")
+    package = tmp_path / "needle"
+    package.mkdir()
+    blanked = originality.without_stub(task.solution, task.stub)[1]  # "needle's file": the dictated lines, no stub
+    (package / "models.py").write_text("\n".join(line for i, line in enumerate(task.solution.split("\n")) if i not in blanked))
+    needle_index = originality.NeedleIndex(package)
+    boilerplate = originality.stub_boilerplate(task.stub)
+    answers = [originality.fingerprinted("student", f"s{i}", task, task.solution + f"\n# answer {i}\n", boilerplate) for i in range(6)]
+    nothing = originality.Code("solution", "solution", "4.2", "")  # no solution to compare with
+    matches = [m for m in originality.compare_task(answers, nothing, needle_index) if m.other.kind == "needle"]
+    assert len(matches) == 6 and all(m.similarity >= originality.FLAG_SIMILARITY for m in matches)
+    assert min(m.typical for m in matches) >= originality.FLAG_SIMILARITY and not any(m.flagged for m in matches)
+    few = [m for m in originality.compare_task(answers[:3], nothing, needle_index) if m.other.kind == "needle"]
+    assert len(few) == 3 and all(m.flagged and m.typical == 0 for m in few)
+
+
+def test_the_dictated_task_4_2_flags_nobody(report):
+    on_42 = [m for m in report.matches if m.code.task == "4.2"]
+    assert not any(m.flagged for m in on_42)
+    versus_solution = [m for m in on_42 if m.other.kind == "solution"]
+    assert sum(m.similarity >= 0.85 for m in versus_solution) >= 4  # most of the class writes the solution's lines
+    assert min(m.typical for m in versus_solution) > 0.9  # which is the task's shape
+    assert not [m for m in on_42 if m.other.kind == "student"]  # the solution's lines are no evidence between students
+
+
+def test_the_solutions_passages_are_no_evidence_between_students():
+    task = next(t for t in originality.instructor_tasks(read_notebook(LECTURE8.source_notebook("01_graph_accumulation")), "x") if t.key == "1.2")
+    boilerplate = originality.stub_boilerplate(task.stub)
+    copies = [originality.fingerprinted("student", f"s{i}", task, task.solution, boilerplate) for i in range(3)]
+    solution = originality.fingerprinted("solution", "solution", task, task.solution, boilerplate)
+    assert len(originality.student_pairs(copies)) == 3
+    assert originality.student_pairs(copies, frozenset(solution.fingerprint.hashes)) == []
+
+
+def test_pairs_of_students_across_tasks(report):
+    view = originality.student_pair_view(report)
+    first = view[0]
+    assert (first.student, first.other) == ("shared_copy", "shared_original")
+    assert [m.code.task for m in first.matches] == ["1.2", "5.1"] and len(first.flagged) == 2
+    assert all(len(p.flagged) <= len(first.flagged) for p in view)
+    page = originality_html(report)
+    assert "<h2>Student pairs across tasks (1)</h2>" in page and "<td>shared_copy + shared_original</td>" in page
