@@ -15,3 +15,4 @@ def train(model, loss_fn, opt, x, y, epochs):
 }
 MUST_FAIL = ["task:5.2"]
 HINT = '0-dimensional'
+VISIBLE = True

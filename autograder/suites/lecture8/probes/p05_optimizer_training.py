@@ -142,32 +142,53 @@ class MeanSquaredError(ndl.nn.Module):
         return (z * z).sum() / z.shape[0]
 
 
+class SummedL2Loss(ndl.nn.Module):
+    """L2Loss summed to a 0-d Tensor: the same value as the lecture's loss, of shape ()."""
+
+    def forward(self, h, y):
+        return ndl.nn.L2Loss()(h, y).sum()
+
+
 def make_setting(setting: str, stale: bool = False):
     """(model, loss_fn, opt, x, y) for a named training setting, built from needle's classes.
 
+    "lecture": the lecture's model at x = y = 2, L2Loss (shape (1,)), SGD lr = 0.01;
+    "lecture_0d": the same with the loss summed to shape (); "lr_002": the same with lr = 0.02;
+    "momentum": another point, SGD with momentum; "mlp_adam": a small MLP, a mean squared error
+    (shape ()) and Adam; "linear": needle's Linear(1, 1), L2Loss of shape (1, 1), SGD.
+
     ``stale``: the parameters already hold gradients from an earlier backward() (as after a
     gradient check), which a correct loop must clear before its first step."""
-    if setting in ("lecture", "momentum"):
+    if setting in ("lecture", "lecture_0d", "lr_002", "momentum"):
         model = MultiPathScaleAdd()
-        loss_fn = ndl.nn.L2Loss()
-        if setting == "lecture":
-            x = ndl.Tensor([2.0], requires_grad=False)
-            y = ndl.Tensor([2.0], requires_grad=False)
-            opt = ndl.optim.SGD(model.parameters(), lr=0.01)
-        else:
+        loss_fn = SummedL2Loss() if setting == "lecture_0d" else ndl.nn.L2Loss()
+        if setting == "momentum":
             x = ndl.Tensor([1.5], requires_grad=False)
             y = ndl.Tensor([-1.0], requires_grad=False)
             opt = ndl.optim.SGD(model.parameters(), lr=0.02, momentum=0.8)
-    elif setting == "mlp_adam":
+        else:
+            x = ndl.Tensor([2.0], requires_grad=False)
+            y = ndl.Tensor([2.0], requires_grad=False)
+            opt = ndl.optim.SGD(model.parameters(), lr=0.02 if setting == "lr_002" else 0.01)
+    elif setting in ("mlp_adam", "linear"):
         rng_state = np.random.get_state()
         np.random.seed(4)  # needle's initializers draw from numpy's global generator
-        model = ndl.nn.Sequential(ndl.nn.Linear(3, 5), ndl.nn.ReLU(), ndl.nn.Linear(5, 1))
+        if setting == "linear":
+            model = ndl.nn.Linear(1, 1)
+        else:
+            model = ndl.nn.Sequential(ndl.nn.Linear(3, 5), ndl.nn.ReLU(), ndl.nn.Linear(5, 1))
         np.random.set_state(rng_state)
-        rng = np.random.default_rng(5)
-        x = ndl.Tensor(rng.standard_normal((8, 3)), requires_grad=False)
-        y = ndl.Tensor(rng.standard_normal((8, 1)), requires_grad=False)
-        loss_fn = MeanSquaredError()
-        opt = ndl.optim.Adam(model.parameters(), lr=0.05)
+        if setting == "linear":
+            x = ndl.Tensor([[2.0]], requires_grad=False)
+            y = ndl.Tensor([[2.0]], requires_grad=False)
+            loss_fn = ndl.nn.L2Loss()
+            opt = ndl.optim.SGD(model.parameters(), lr=0.05)
+        else:
+            rng = np.random.default_rng(5)
+            x = ndl.Tensor(rng.standard_normal((8, 3)), requires_grad=False)
+            y = ndl.Tensor(rng.standard_normal((8, 1)), requires_grad=False)
+            loss_fn = MeanSquaredError()
+            opt = ndl.optim.Adam(model.parameters(), lr=0.05)
     else:
         raise ValueError(f"unknown setting {setting!r}")
     if stale:
@@ -178,7 +199,8 @@ def make_setting(setting: str, stale: bool = False):
 
 @probe("train")
 def run_train(ns, setting, epochs, stale=False):
-    """train(model, loss_fn, opt, x, y, epochs) on a named setting; the recorded losses."""
+    """train(model, loss_fn, opt, x, y, epochs) on a named setting: the recorded losses, and the
+    model's parameters afterwards (what the loop did to them)."""
     model, loss_fn, opt, x, y = make_setting(setting, stale)
     train = need(ns, "train")
     try:
@@ -196,6 +218,7 @@ def run_train(ns, setting, epochs, stale=False):
         "is_list": isinstance(losses, list),
         "kinds": [_kind(v) for v in items],
         "losses": np.array([as_number(v) for v in items], dtype=np.float64),
+        "params": [np.array(p.numpy(), dtype=np.float64) for p in model.parameters()],
     }
 
 
