@@ -296,4 +296,6 @@ def test_endless_sgd_step_loses_only_the_tests_that_call_it(release_root, tmp_pa
     assert lost == {"test_sgd_plain_trajectory", "test_sgd_momentum_trajectory", "test_sgd_skips_none_grads",
                     "test_sgd_keeps_identity_no_graph", "test_sgd_same_gradient_kept"}
     assert sum(float(r["score"]) for r in rows) == 8
-    assert "time limit" in (out / "looper" / "feedback.html").read_text()
+    said = json.loads(next(out.rglob("looper/**/results.json"), out / "looper" / "results.json").read_text())
+    assert all("CPU-time budget" in t["output"] for t in said["tests"] if t["status"] == "failed")
+    assert {r["reason"] for r in rows if r["status"] == "failed"} == {"timeout"}

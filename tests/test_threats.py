@@ -1,6 +1,8 @@
-"""Hostile submissions, round two: facts the student cannot forge, a batch no student can stop,
-reports no student can write into. Each threat is a real submission graded by the real command
-line in one batch beside honest ones; each test asserts that threat's exact outcome.
+"""Hostile submissions: the worker's process belongs to the student (numpy alone gives raw memory
+access), so a grade holds by what is absent from it and by what is measured outside it. Each
+threat is a real submission graded by the real command line in one batch beside honest ones;
+each test asserts that threat's outcome: 0 for the task it cheats on, a plain failure, or a
+review flag, and never a change to anyone else's grade.
 
 Expected scores come from the suites themselves (the points of each task), so they stay exact
 when a suite's points change.
@@ -53,40 +55,28 @@ def detach(t):
     return ndl.Tensor(t.numpy())  # a copy: not the same array, a new leaf
 '''
 
-# Every way in to the grader's objects the sandbox refuses; if any works, the answer is wrong.
-GUARD_PROBE = '''
-import sys
+# What the operating system refuses a worker, whatever the student's code does inside its own
+# process: if any of these works, the answer is wrong by 1000.
+OS_PROBE = '''
+import os, sys
 
 def _opened():
-    import builtins
     tries = []
-    tries.append(lambda: sys._getframe(1))
-    def from_traceback():
-        try:
-            raise ValueError
-        except ValueError as exc:
-            return exc.__traceback__.tb_frame.f_back
-    tries.append(from_traceback)
-    tries.append(lambda: __import__("gc").get_referrers(sys.modules))
-    tries.append(lambda: __import__("gc").get_objects())
-    tries.append(lambda: sys.settrace(lambda *a: None))
-    tries.append(lambda: sys.setprofile(lambda *a: None))
-    tries.append(lambda: __import__("ctypes").string_at(id(1), 8))
-    tries.append(lambda: sys.modules["ctypes"])
     tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
     tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
-    tries.append(lambda: __import__("os").fork())
+    tries.append(lambda: os.fork())
     tries.append(lambda: __import__("socket").socket())
     tries.append(lambda: open("/proc/self/mem", "rb"))
-    tries.append(lambda: type(count_graph_nodes)(count_graph_nodes.__code__, {}))
-    tries.append(lambda: count_graph_nodes.__code__.replace(co_name="x"))
-    def adds_a_hook():  # a refused hook is dropped silently: see whether it is ever called
-        seen = []
-        sys.addaudithook(lambda event, args: seen.append(event))
-        compile("1", "<x>", "eval")
-        if not seen:
-            raise RuntimeError("not added")
-    tries.append(adds_a_hook)
+    tries.append(lambda: open(SOLUTIONS, "rb"))
+    tries.append(lambda: open(NEEDLE_SOURCE, "rb"))
+    tries.append(lambda: os.kill(os.getppid(), 0) if os.getppid() > 1 else None)
+    tries.append(lambda: os.sched_setaffinity(os.getppid(), {0}))
+    tries.append(lambda: os.sched_setaffinity(0, {0}))
+    tries.append(lambda: os.sched_setscheduler(os.getppid(), os.SCHED_IDLE, os.sched_param(0)))
+    tries.append(lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(), 19))
+    tries.append(lambda: os.setpriority(os.PRIO_PGRP, 0, 19))
+    tries.append(lambda: os.setpriority(os.PRIO_USER, os.getuid(), 19))
+    tries.append(lambda: __import__("resource").setrlimit(__import__("resource").RLIMIT_CPU, (10**6, 10**6)))
     opened = []
     for i, attempt in enumerate(tries):
         try:
@@ -118,7 +108,8 @@ def graph_depth(t) -> int:
     return depth[id(t)] + (1000 if _OPENED else 0)
 '''
 
-# The frames route to the probe that judges "shares": refused, so the copy stays a copy.
+# The frames route to the probe that judges "shares": it works (the process is the student's),
+# so it is a claim about the student's own detach: the trusted side flags it for review.
 FRAME_WALK = COPYING_DETACH.replace("def detach(t):", '''import sys
 
 def _lie():
@@ -156,8 +147,8 @@ def kaiming_normal(fan_in, fan_out):
     return (np.random.randn(fan_in, fan_out) * np.sqrt(2.0 / fan_in)).astype(np.float32).view(_Array)
 '''
 
-# Replace the worker's own request handler (it is bound before student code: nothing changes,
-# but the change itself is found and nothing of this notebook is graded past it).
+# Replace the worker's own request handler: a claim about its own code (count_graph_nodes stays
+# a stub): nothing is gained, and the trusted side flags the line for review.
 HANDLER = '''
 import sys
 sys.modules["autograder.sandbox.worker"].answer = lambda *a, **k: ({"ok": 0}, None)
@@ -166,7 +157,8 @@ def count_graph_nodes(t):
     raise NotImplementedError()
 '''
 
-# Garbage and forged events on the worker's output pipe (fd 4), then honest code.
+# Garbage and forged events on the worker's output pipe (fd 4) while loading: the trusted side
+# takes it for a broken load, skips that cell, and flags the line for review.
 FORGE_EVENTS = '''
 import json, os
 for message in ({"event": "ready", "enforced": {"landlock": "\\x1b[31mfake", "seccomp": "yes"}},
@@ -241,6 +233,106 @@ def graph_depth(t) -> int:
 '''
 
 
+# needle's own count reached through a copied __code__, through gc, through a subclass of its
+# module's functions: in the worker that grades Task 1.1 none of it exists any more.
+CODE_COPY = '''
+import needle as ndl
+
+def count_graph_nodes(t):
+    pass
+
+count_graph_nodes.__code__ = ndl.autograd.graph_node_count.__code__
+'''
+GC_HUNT = '''
+import gc, types
+
+def count_graph_nodes(t):
+    for obj in gc.get_objects():
+        if isinstance(obj, types.FunctionType) and obj.__name__ in ("graph_node_count", "_topo_order", "find_topo_sort"):
+            try:
+                found = obj(t)
+                return found if isinstance(found, int) else len(found)
+            except Exception:
+                continue
+    return -1
+'''
+# Raw memory: scan the worker's heap around needle's objects for the bytecode of needle's own
+# count (its exact bytes, compiled here) and, if found, rebuild the function from it. Pages are
+# tested with os.write to /dev/null first (EFAULT, not a crash, for an unmapped page).
+RAW_MEMORY = '''
+import os
+import numpy as np
+import needle as ndl
+
+def _scan():
+    null = os.open("/dev/null", os.O_WRONLY)
+    wanted = bytes.fromhex(WANTED)
+    bases = [id(ndl.autograd.graph_node_count), id(ndl.autograd.__dict__), id(ndl.autograd.Tensor), id(np.ndarray)]
+    for base in bases:
+        start = (base & ~0xFFF) - (4 << 20)
+        for page in range(start, start + (8 << 20), 4096):
+            holder = type("H", (), {})()
+            holder.__array_interface__ = {"data": (page, True), "shape": (4096 + len(wanted),), "typestr": "|u1", "version": 3}
+            try:
+                os.write(null, memoryview(np.asarray(holder)))
+            except OSError:
+                continue
+            if bytes(np.asarray(holder)).find(wanted) >= 0:
+                return True
+    return False
+
+def count_graph_nodes(t):
+    if not _scan():
+        raise LookupError("not found")
+    seen, stack = set(), [t]
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            stack.extend(v.inputs)
+    return len(seen)
+'''
+# A recursive walk that raises Python's recursion limit to pass the deep chain.
+RECURSION_LIMIT = '''
+import sys
+
+def count_graph_nodes(t):
+    sys.setrecursionlimit(10**6)
+    seen = set()
+    def visit(v):
+        if id(v) in seen:
+            return
+        seen.add(id(v))
+        for x in v.inputs:
+            visit(x)
+    visit(t)
+    return len(seen)
+'''
+# Empty files until the filesystem has no inodes left (as root the worker has a tmpfs of its own).
+FILLS_INODES = '''
+import os
+
+def graph_depth(t) -> int:
+    os.makedirs("many", exist_ok=True)
+    for i in range(200_000):
+        try:
+            open(f"many/{i}", "wb").close()
+        except OSError:
+            break
+    return -1
+'''
+# An honest answer with non-ASCII identifiers (the grader as root runs workers as nobody).
+UNICODE_HONEST = '''
+def count_graph_nodes(t) -> int:
+    α, ß = set(), [t]
+    while ß:
+        v = ß.pop()
+        if id(v) not in α:
+            α.add(id(v))
+            ß.extend(v.inputs)
+    return len(α)
+'''
+
 # Harmless things students' code does: none of it may be taken for tampering.
 BENIGN = """
 import abc, copy, dataclasses, enum, functools, pickle, pprint, random, typing, warnings
@@ -287,7 +379,13 @@ ndl.autograd.live_tensor_count()
 THREATS = {  # student -> {notebook: {grade_id: source}}
     "honest": {NB1: {}, NB2: {}, NB7: {}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
-    "guard_probe": {NB1: {DEPTH: GUARD_PROBE}},
+    "os_probe": {NB1: {DEPTH: OS_PROBE}},
+    "code_copy": {NB1: {COUNT: CODE_COPY}},
+    "gc_hunt": {NB1: {COUNT: GC_HUNT}},
+    "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
+    "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
+    "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
+    "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
     "frame_walk": {NB2: {"task2_1_detach": FRAME_WALK}},
     "fake_tensor": {NB7: {"task7_1_kaiming_normal": FAKE_TENSOR}},
@@ -352,9 +450,14 @@ def batch(request, release_root, tmp_path_factory):
             pytest.skip("not root, or no interpreter the user nobody can run here (NEEDLE_UNPRIVILEGED_PYTHON names one)")
     submitted = root / "submitted"
     cells = {**solution_cells(NB1)}
+    import needle.autograd
+    values = {"{count}": cells[COUNT], "{depth}": cells[DEPTH], "SOLUTIONS": repr(str(LECTURE8.source_notebook(NB1))),
+              "NEEDLE_SOURCE": repr(needle.autograd.__file__),
+              "WANTED": repr(needle.autograd.graph_node_count.__code__.co_code[:48].hex())}
     for student, notebooks in THREATS.items():
         for notebook, replace in notebooks.items():
-            replace = {k: v.replace("{count}", cells[COUNT]).replace("{depth}", cells[DEPTH]) for k, v in replace.items()}
+            for key, value in values.items():
+                replace = {k: v.replace(key, value) for k, v in replace.items()}
             submit(release_root, submitted / student / ASSIGNMENT, notebook, replace)
     for name in NAMES.values():
         submit(release_root, submitted / name / ASSIGNMENT, NB1, {})
@@ -406,40 +509,93 @@ def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
         assert score(batch, "honest", notebook) == points(notebook)
 
 
-def test_harmless_code_is_never_taken_for_tampering(batch):
+def test_harmless_code_keeps_full_marks(batch):
     """Copying, pickling, printing, numpy's helpers, warnings, dataclasses, enums, ABCs, subclasses
-    of needle's classes, lazy and no-grad modes: full marks, never "tampered"."""
+    of needle's classes, lazy and no-grad modes: full marks, no flag."""
     assert score(batch, "benign") == points(NB1), messages(batch, "benign")
 
 
-@pytest.mark.skipif(not LINUX_SANDBOX, reason="the guard relies on seccomp and Landlock (x86_64 Linux)")
-def test_every_way_into_the_grader_is_refused(batch):
-    """9.1: frames, gc walks, tracing, ctypes, threads, signal handlers, fork, sockets, /proc,
-    building functions or code objects, more audit hooks: none works in the sandbox."""
-    assert score(batch, "guard_probe") == points(NB1)
+def flags(batch, student, notebook=NB1) -> list[str]:
+    """The review flags of a notebook (the grader's saved result of it)."""
+    for path in (batch["out"] / ".state").rglob(f"{notebook}.json"):
+        if student in path.relative_to(batch["out"] / ".state").parts:
+            return json.loads(path.read_text()).get("review", [])
+    raise AssertionError(f"no saved result for {student}/{notebook}")
 
 
-def test_frame_walking_does_not_change_a_fact(batch):
-    """9.1: a wrong detach that tries to rewrite the probe judging it scores as the plain wrong one."""
-    ours = {(r["test"], r["score"]) for r in rows(batch) if r["student"] == "frame_walk" and r["notebook"] == NB2}
-    plain = {(r["test"], r["score"]) for r in rows(batch) if r["student"] == "copying_detach" and r["notebook"] == NB2}
-    assert ours == plain and score(batch, "copying_detach", NB2) < points(NB2)
+@pytest.mark.skipif(not LINUX_SANDBOX, reason="seccomp and Landlock (x86_64 Linux)")
+def test_what_the_operating_system_refuses_stays_refused(batch):
+    """Threads, signal handlers, fork, sockets, /proc, the solutions, needle's source, signals to
+    others, another process's CPU affinity, scheduling class or priority, raised limits: none
+    works in a worker, whatever happens inside its own process."""
+    assert score(batch, "os_probe") == points(NB1)
 
 
-def test_replacing_needles_tensor_or_the_workers_handler_is_found(batch):
-    """9.1: a changed needle or grader is found; nothing of that notebook is graded past it."""
-    assert score(batch, "fake_tensor", NB7) == 0
-    assert all("changed needle's, numpy's or the grader's own code" in m for m in messages(batch, "fake_tensor", NB7))
-    assert score(batch, "replaces_handler") == 0
-    assert all("changed needle's, numpy's or the grader's own code" in m for m in messages(batch, "replaces_handler"))
+def test_needles_own_count_is_absent_from_the_worker(batch):
+    """Issue 18: needle's count reached through a copied __code__ or found by walking gc is the
+    excised stub: Task 1.1 scores 0 with "must be your own"; Task 1.2 keeps its points."""
+    for student in ("code_copy", "gc_hunt"):
+        assert score(batch, student) == points(NB1, "1.2"), messages(batch, student)
+        assert all("Task 1.1 must be your own" in m for m in messages(batch, student))
+    assert any("code, closure or frame surgery" in f for f in flags(batch, "code_copy"))
+    assert any("interpreter's internals" in f for f in flags(batch, "gc_hunt"))
 
 
-def test_forged_events_on_the_pipe_are_refused(batch):
-    """9.5 and 9.8: bytes written on the worker's output pipe fail the tag: the cell that wrote
-    them is skipped (Task 1.1 lost), the rest is graded, and the isolation line is the honest one."""
+@pytest.mark.skipif(not LINUX_SANDBOX, reason="x86_64 Linux")
+def test_raw_memory_finds_no_bytecode_of_needles_implementation(batch):
+    """Issue 18: the worker's heap around needle's objects (8 MiB each way, every readable page)
+    holds no copy of needle's count's bytecode: its code was scrubbed before release."""
+    assert score(batch, "raw_memory") == points(NB1, "1.2"), messages(batch, "raw_memory")
+    assert any("raw memory access" in f for f in flags(batch, "raw_memory"))
+
+
+def test_raising_the_recursion_limit_is_refused_and_flagged(batch):
+    """Issue 18: a recursive walk cannot raise Python's limit to pass the deep chain."""
+    assert score(batch, "recursion_limit") < points(NB1)
+    assert any("interpreter's internals" in f for f in flags(batch, "recursion_limit"))
+
+
+def test_frame_walking_is_flagged_for_review(batch):
+    """The frames route works inside the student's own process: it can only change what the
+    worker claims about the student's own detach. It is flagged, with its line."""
+    assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_walk", NB2))
+    assert not flags(batch, "copying_detach", NB2)
+
+
+def test_handlers_and_needles_classes_replaced_are_claims_and_flagged(batch):
+    """Replacing the worker's handler gains nothing (Task 1.1 stays a stub); a fake Tensor class
+    with an isinstance trick is flagged for review."""
+    assert score(batch, "replaces_handler") <= points(NB1, "1.2")
+    assert any("interpreter's internals" in f for f in flags(batch, "replaces_handler"))
+    assert any("metaclass or isinstance tricks" in f for f in flags(batch, "fake_tensor", NB7))
+
+
+def test_honest_work_raises_no_flag(batch):
+    for student, notebooks in (("honest", (NB1, NB2, NB7)), ("benign", (NB1,)), ("unicode_honest", (NB1,))):
+        for notebook in notebooks:
+            assert not flags(batch, student, notebook), (student, notebook, flags(batch, student, notebook))
+
+
+def test_non_ascii_identifiers_score_full_marks(batch):
+    """Issue 18: `α = ...` compiled in a worker running as nobody (unicodedata is pre-imported)."""
+    assert score(batch, "unicode_honest") == points(NB1), messages(batch, "unicode_honest")
+
+
+def test_forged_events_on_the_pipe_lose_only_their_cell(batch):
+    """Bytes written on the worker's output pipe while loading break that load: the cell that wrote
+    them is skipped (Task 1.1 lost), the rest is graded, the isolation line is the honest one,
+    and the line is flagged."""
     assert score(batch, "forges_events") == points(NB1, "1.2")
     isolation = [line for line in batch["proc"].stdout.splitlines() if line.startswith("isolation:")]
     assert isolation and "fake" not in isolation[0] and "\x1b" not in batch["proc"].stdout
+    assert any("file-descriptor games" in f for f in flags(batch, "forges_events"))
+
+
+def test_running_out_of_inodes_costs_only_the_writer(batch):
+    """Issue 18: 200,000 empty files: the writer's own scratch runs out (a tmpfs of its own as
+    root; counted and stopped otherwise); every other student of the batch is graded in full."""
+    assert score(batch, "fills_inodes") == points(NB1, "1.1")
+    assert score(batch, "honest") == points(NB1)
 
 
 def test_a_thread_bomb_costs_only_its_own_cell(batch):
@@ -448,10 +604,9 @@ def test_a_thread_bomb_costs_only_its_own_cell(batch):
 
 
 def test_filling_the_disk_fails_the_notebook_not_the_batch(batch):
-    """9.4: the scratch directory is capped; the tests that ran the writer say so."""
+    """9.4: the scratch directory is capped (a tmpfs of its own as root, watched otherwise)."""
     assert score(batch, "fills_disk") == points(NB1, "1.1")
-    lost = messages(batch, "fills_disk")
-    assert lost and all("too many files" in m for m in lost)
+    assert messages(batch, "fills_disk")
 
 
 def test_scratch_is_removed_whatever_its_modes(batch):

@@ -1,0 +1,72 @@
+"""Delegation is impossible, not detected: every `delegate_*` mistake fixture (an alias, a
+subclass, a copied method, a call, a super() call, sys.modules, ...) graded by the real command
+line. In the worker that grades the task, needle's implementation of it does not exist, so the
+task scores 0 with "Task N.M must be your own ..."; the other tasks of the notebook keep their
+points (their workers hold needle whole).
+"""
+import csv
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from autograder import demo
+from autograder.selfcheck import load_mistake
+from autograder.suiterun import collect_tests
+from conftest import LECTURE8, venv_env
+
+FIXTURES = sorted(p for p in LECTURE8.mistakes_dir.glob("delegate_*.py"))
+
+
+def _task_points(notebook: str) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for _, _, task, points in collect_tests(LECTURE8.suite(notebook)):
+        out[task] = out.get(task, 0.0) + points
+    return out
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    root = tmp_path_factory.mktemp("delegation")
+    release_dir = demo.release(LECTURE8, root)
+    solved = demo.solutions_by_grade_id(LECTURE8)
+    specs = {}
+    for path in FIXTURES:
+        spec = load_mistake(path)
+        specs[path.stem] = spec
+        demo.submit(release_dir, root, LECTURE8.name, path.stem, {**solved, **spec["CELLS"]})
+    # each student submitted every notebook: grade only the one its fixture is about
+    for student, spec in specs.items():
+        for notebook in (root / "submitted" / student / LECTURE8.name).glob("*.ipynb"):
+            if notebook.stem != spec["NOTEBOOK"]:
+                notebook.unlink()
+    out = root / "out"
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "2"],
+                          capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
+    return specs, rows, out
+
+
+@pytest.mark.parametrize("fixture", [p.stem for p in FIXTURES])
+def test_a_delegated_task_scores_zero_and_says_why(graded, fixture):
+    specs, rows, out = graded
+    spec = specs[fixture]
+    tasks = {m.split(":", 1)[1] for m in spec["MUST_FAIL"] if m.startswith("task:")}
+    mine = [r for r in rows if r["student"] == fixture and r["notebook"] == spec["NOTEBOOK"]]
+    assert mine, f"{fixture}: not graded"
+    for task in tasks:
+        task_rows = [r for r in mine if r.get("task", task) == task or r["test"] in _tests_of(spec["NOTEBOOK"], task)]
+        assert task_rows and all(float(r["score"]) == 0 for r in task_rows), (fixture, task)
+    results = json.loads(next(out.rglob(f"{fixture}/**/results.json"), out / fixture / "results.json").read_text())
+    said = " ".join(t["output"] for t in results["tests"])
+    assert spec["HINT"] in said, (fixture, said[:500])
+    points = _task_points(spec["NOTEBOOK"])
+    kept = sum(float(r["score"]) for r in mine)
+    assert kept == sum(p for task, p in points.items() if task not in tasks), (fixture, kept)
+
+
+def _tests_of(notebook: str, task: str) -> set[str]:
+    return {test for test, _, t, _ in collect_tests(LECTURE8.suite(notebook)) if t == task}

@@ -1,0 +1,72 @@
+"""The same submissions get the same grades on an idle machine and on one at full load.
+
+Budgets are CPU seconds of the worker, read from outside it, so CPU hogs beside the grader slow
+it down but change no verdict: an honest walk of the 100,000-update graph passes, an endless
+loop is stopped, a too-slow walk is stopped, exactly as on an idle machine.
+"""
+import csv
+import io
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+from conftest import LECTURE8, venv_env
+
+NB = "01_graph_accumulation"
+ASSIGNMENT = LECTURE8.name
+ENDLESS = "def graph_depth(t):\n    while True:\n        pass\n"
+# follows every path: exponential on the ladder (stopped by its read budget), fine elsewhere
+EVERY_PATH = "def count_graph_nodes(t):\n    return 1 + sum(count_graph_nodes(x) for x in t.inputs)\n"
+STUDENTS = {"honest": {}, "endless": {"task1_2_graph_depth": ENDLESS}, "every_path": {"task1_1_count_graph_nodes": EVERY_PATH}}
+
+
+def _submit(release_root: Path, root: Path) -> None:
+    for student, replace in STUDENTS.items():
+        nb = nbformat.read(release_root / "course" / ASSIGNMENT / f"{NB}.ipynb", 4)
+        solutions = {c.metadata["nbgrader"]["grade_id"]: c.source for c in nbformat.read(LECTURE8.source_notebook(NB), 4).cells
+                     if c.metadata.get("nbgrader", {}).get("solution")}
+        for cell in nb.cells:
+            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if cell.metadata.get("nbgrader", {}).get("solution"):
+                cell.source = replace.get(gid, solutions[gid])
+        folder = root / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / f"{NB}.ipynb")
+
+
+def _grade(root: Path, out: Path) -> list[tuple]:
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--timeout", "4",
+                           "--jobs", "2"], capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rows = csv.DictReader(io.StringIO((out / "grades.csv").read_text()))
+    return sorted((r["student"], r["test"], r["score"], r["status"]) for r in rows)
+
+
+def _hog():
+    os.nice(0)
+    while True:
+        pass
+
+
+def test_grades_under_cpu_hogs_equal_grades_on_an_idle_machine(release_root, tmp_path):
+    _submit(release_root, tmp_path)
+    idle = _grade(tmp_path, tmp_path / "idle")
+    hogs = [multiprocessing.get_context("fork").Process(target=_hog, daemon=True) for _ in range(3 * (os.cpu_count() or 2))]
+    for hog in hogs:
+        hog.start()
+    try:
+        loaded = _grade(tmp_path, tmp_path / "loaded")
+    finally:
+        for hog in hogs:
+            os.kill(hog.pid, signal.SIGKILL)
+            hog.join()
+    assert loaded == idle
+    honest = [r for r in idle if r[0] == "honest"]
+    assert honest and all(r[3] == "passed" for r in honest)
+    assert any(r[0] == "endless" and r[3] == "failed" for r in idle)
+    assert any(r[0] == "every_path" and r[3] == "failed" for r in idle)
