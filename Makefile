@@ -148,3 +148,25 @@ numpy-floor:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+# Self-study in a browser tab (docs/self-study.md): make lite builds the JupyterLite site lite/site/
+# (the released notebooks, needle, numpy, matplotlib and Pyodide itself, served by any static host)
+# with lite/build.py in a venv of its own, lite/.venv (the lite extra; JupyterLite's kernel extension
+# would log errors in the course's JupyterLab); downloads are cached in lite/.cache/. make test-lite
+# serves the site on 127.0.0.1 and runs notebook 01 in Chromium with every other host blocked
+# (tests/e2e/test_lite.py; screenshots, timings and sizes in test-artifacts/lite/).
+LITE_VENV  := lite/.venv
+LITE_STAMP := $(LITE_VENV)/.installed
+.PHONY: lite test-lite
+$(LITE_STAMP): pyproject.toml
+	test -x $(LITE_VENV)/bin/python || $(PYTHON) -m venv $(LITE_VENV)
+	$(LITE_VENV)/bin/python -m pip install --quiet -e ".[lite]"
+	touch $(LITE_STAMP)
+
+lite: $(LITE_STAMP)
+	$(LITE_VENV)/bin/python lite/build.py
+
+test-lite: lite $(E2E_STAMP)
+	@.ci/install-chromium
+	$(PY) -m pytest -m "e2e or lite" tests/e2e/test_lite.py -p no:cacheprovider -rP \
+		--output=test-artifacts/lite/playwright --screenshot=only-on-failure --tracing=retain-on-failure
