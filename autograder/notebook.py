@@ -23,6 +23,7 @@ import ast
 import errno
 import json
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -30,6 +31,14 @@ MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
 MAX_JSON_OBJECTS = 100_000  # cells, outputs, metadata: an honest notebook has a few thousand
 MAX_JSON_STRINGS = 1_000_000
 SETUP_TAG = "setup"
+
+
+_MAGIC = re.compile(r"^([ \t]*)[%!].*$", re.MULTILINE)
+
+
+def strip_magics(source: str) -> str:
+    """IPython magics and shell escapes are not Python: make them ``pass`` (same line numbers)."""
+    return _MAGIC.sub(r"\1pass", source)
 
 
 class _TooMany(Exception):
@@ -181,7 +190,6 @@ def _defines(statement: ast.stmt) -> bool:
 def definitions_only(source: str) -> str:
     """``source`` with every top-level statement that is not a definition blanked (same line
     numbers); "" when nothing in it defines anything (or it is not Python)."""
-    from .sandbox.worker import strip_magics
 
     try:
         tree = ast.parse(strip_magics(source))

@@ -181,7 +181,7 @@ def visible_message(assignment: Assignment, notebook: str, task: str, replace: d
 
 
 def _visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
-    from .sandbox.worker import strip_magics
+    from .notebook import strip_magics
 
     ns: dict = {"__name__": "__main__"}
     for cell in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:

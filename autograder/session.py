@@ -30,7 +30,8 @@ from .sandbox.confine import NOBODY, die_with_parent
 SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
 SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this side counts them)
 LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load budget
-WALL_FACTOR, WALL_EXTRA = 4.0, 20.0  # backstop: wall seconds = 4 x the CPU budget + 20
+WALL_FACTOR, WALL_EXTRA = 10.0, 60.0  # backstop: wall seconds = 10 x the CPU budget + 60
+ASLEEP_LIMIT = 3.0  # seconds a worker may sleep while it owes an answer (honest code never sleeps)
 ISOLATION_SCHEMA = {  # what a worker may report, and the type each value must have
     "rlimits": bool, "unprivileged": bool, "capabilities_dropped": bool, "landlock": int,
     "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "private_scratch": bool,
@@ -212,14 +213,19 @@ class Zygote:
         os.close(self._lock)
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process, read from outside it (0.0 once it is gone)."""
+def cpu_and_state(pid: int) -> tuple[float, bytes]:
+    """User + system CPU time of a process and its state (R running or waiting for a CPU, S
+    sleeping, ...), read from outside it; (0.0, b"") once it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as stat_file:
             fields = stat_file.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime: fields 14 and 15
+        return (int(fields[11]) + int(fields[12])) / _TICKS, fields[0]  # utime, stime: fields 14, 15; state: 3
     except (OSError, IndexError, ValueError):
-        return 0.0
+        return 0.0, b""
+
+
+def cpu_seconds(pid: int) -> float:
+    return cpu_and_state(pid)[0]
 
 
 class _Over(Exception):
@@ -231,19 +237,32 @@ class _OverBudget(Exception):
 
 
 class _Clock:
-    """A CPU budget for one worker, checked while waiting for it; and its wall backstop."""
+    """A CPU budget for one worker, checked while waiting for it. A worker that owes an answer
+    and sleeps (its state S, its CPU time still) for ASLEEP_LIMIT seconds is stopped too: load
+    on the machine keeps a busy worker runnable (R), never asleep. A wall-clock backstop many
+    times the budget covers the rest."""
 
     def __init__(self, pid: int, cpu_budget: float):
         self.pid, self.budget = pid, cpu_budget
-        self.start = cpu_seconds(pid)
+        self.start, _ = cpu_and_state(pid)
         self.deadline = time.monotonic() + WALL_FACTOR * cpu_budget + WALL_EXTRA
+        self.last_cpu, self.asleep_since = self.start, None
 
     def used(self) -> float:
         return max(0.0, cpu_seconds(self.pid) - self.start)
 
     def check(self) -> None:
-        if self.used() > self.budget:
+        cpu, state = cpu_and_state(self.pid)
+        if cpu - self.start > self.budget:
             raise _OverBudget()
+        now = time.monotonic()
+        if state == b"S" and cpu == self.last_cpu:
+            self.asleep_since = self.asleep_since or now
+            if now - self.asleep_since > ASLEEP_LIMIT:
+                raise _OverBudget()
+        else:
+            self.asleep_since = None
+        self.last_cpu = cpu
 
 
 class Session:

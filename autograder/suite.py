@@ -105,7 +105,7 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
         shown = value if value in KNOWN_EXCEPTIONS else "an exception"
         return f"your code raised {shown}"
     if kind == "timeout":
-        return "your code did not finish within its CPU-time budget (an endless loop, or far too slow)"
+        return "your code did not finish within its CPU-time budget (an endless loop, far too slow, or asleep)"
     if kind == "unencodable":
         return "your code returned a value of an unexpected type"
     if kind == "disk":

@@ -11,20 +11,13 @@ which the trusted side judges against values it computes itself.
 """
 from __future__ import annotations
 
-import re
 import sys
 import types
 
 from .. import hints, plaindata
+from ..notebook import strip_magics
 from ..probing import Missing
 from . import confine, excise, protocol
-
-_MAGIC = re.compile(r"^([ \t]*)[%!].*$", re.MULTILINE)
-
-
-def strip_magics(source: str) -> str:
-    """IPython magics and shell escapes are not Python: make them ``pass`` (same line numbers)."""
-    return _MAGIC.sub(r"\1pass", source)
 
 
 def _compile_cell(index: int, source: str):
