@@ -102,7 +102,7 @@ test-hub: $(HUB_STAMP) setup
 	  command -v npm >/dev/null || { echo "make test-hub: configurable-http-proxy comes from npm: install Node.js 20+ and npm" >&2; exit 1; }; \
 	  echo "installing configurable-http-proxy from npm into $(CHP_DIR)"; \
 	  npm install --prefix '$(CHP_DIR)' --no-audit --no-fund --loglevel=error configurable-http-proxy@5; }
-	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub.py -p no:cacheprovider
+	PATH='$(CHP_DIR)/node_modules/.bin':"$$PATH" $(PY) -m pytest -m hub tests/e2e/test_hub_config.py tests/e2e/test_hub.py -p no:cacheprovider
 
 # Grading on Dask (--scheduler): tests/test_cluster.py, and tests/e2e/test_cluster_e2e.py with a real
 # `dask scheduler` and two `dask worker`s on 127.0.0.1 (one killed mid-run). Installs the cluster extra.
@@ -148,6 +148,23 @@ numpy-floor:
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+# The students' repository (dist/student-repo, or STUDENT_REPO=DIR): course/ and needle/ as they
+# are here (no __pycache__), the Assignments panel's config as jupyter-config/, and the Makefile,
+# README, pyproject.toml and .gitignore of deploy/student-repo/. No solutions, suites or grader.
+# A folder is replaced only when empty or built by this target before (.student-repo marks it).
+STUDENT_REPO ?= dist/student-repo
+.PHONY: student-repo
+student-repo:
+	@if [ -e '$(STUDENT_REPO)' ] && [ -n "$$(ls -A '$(STUDENT_REPO)')" ] && [ ! -e '$(STUDENT_REPO)/.student-repo' ]; then \
+	  echo "make student-repo: $(STUDENT_REPO) holds other files; choose an empty or new folder with STUDENT_REPO=DIR" >&2; exit 1; fi
+	rm -rf '$(STUDENT_REPO)' && mkdir -p '$(STUDENT_REPO)'
+	tar -cf - --exclude=__pycache__ --exclude=.ipynb_checkpoints course needle | tar -xf - -C '$(STUDENT_REPO)'
+	cp -r deploy/jupyterhub/student '$(STUDENT_REPO)/jupyter-config'
+	cp deploy/student-repo/Makefile deploy/student-repo/README.md deploy/student-repo/pyproject.toml '$(STUDENT_REPO)/'
+	cp deploy/student-repo/gitignore '$(STUDENT_REPO)/.gitignore'
+	touch '$(STUDENT_REPO)/.student-repo'
+	@echo "student repository: $(STUDENT_REPO) (publish it, e.g. git init there; give students this, never this repository)"
 
 # Self-study in a browser tab (docs/self-study.md): make lite builds the JupyterLite site lite/site/
 # (the released notebooks, needle, numpy, matplotlib and Pyodide itself, served by any static host)

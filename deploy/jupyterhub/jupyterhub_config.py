@@ -6,8 +6,10 @@ instructors), and fetch their feedback there. Instructors get JupyterLab on the 
 formgrader (Nbgrader > Formgrader), the grader (`python -m autograder grade ...`) and the venv on
 PATH. Settings (environment variables of the `jupyterhub` process):
 
+  NEEDLE_HUB_ROSTER         a file of the students' user names, one per line (# starts a comment;
+                            blank lines are ignored); required unless NEEDLE_HUB_STUDENTS is given
+  NEEDLE_HUB_STUDENTS       comma-separated student user names, added to the roster's (a trial)
   NEEDLE_HUB_INSTRUCTORS    comma-separated user names of the instructors (hub admins); required
-  NEEDLE_HUB_STUDENTS       comma-separated user names allowed to log in as students; required
   NEEDLE_COURSE_ROOT        the instructors' course root (default: this checkout)
   NBGRADER_EXCHANGE         nbgrader's exchange, shared by everyone (default: the course-local
                             <course root>/nbgrader/exchange of nbgrader_config.py); mode 1777
@@ -17,22 +19,36 @@ PATH. Settings (environment variables of the `jupyterhub` process):
                             one running the hub); it needs the course's packages, jupyterhub and
                             the needle-course kernel (make setup registers it)
   NEEDLE_HUB_STUDENT_CONFIG the students' Jupyter config folder (default: deploy/jupyterhub/student)
+  NEEDLE_HUB_MEM_LIMIT      memory of each student's server, kernels included (default 1G)
+  NEEDLE_HUB_CPU_LIMIT      cores of each student's server (default 1)
+  NEEDLE_HUB_INSTRUCTOR_MEM_LIMIT, NEEDLE_HUB_INSTRUCTOR_CPU_LIMIT
+                            the same for instructors, who grade there (default 4G and 2 cores)
+  NEEDLE_HUB_IDLE_TIMEOUT   seconds without activity after which a server is stopped (its files
+                            stay; the user starts it again by logging in); default 3600
   NEEDLE_HUB_TRIAL=1        try the class on one machine: DummyAuthenticator with the password
                             $NEEDLE_HUB_PASSWORD and SimpleLocalProcessSpawner (homes under
                             $NEEDLE_HUB_STATE/homes). Every user then runs as the hub's own Unix
-                            user and can read everything it can, solutions included: for trying
-                            out and for tests (tests/e2e/test_hub.py), never for a class.
+                            user and can read everything it can, solutions included, and no limit
+                            is enforced: for trying out and for tests (tests/e2e/test_hub.py),
+                            never for a class.
 
-Without NEEDLE_HUB_TRIAL each user is a Unix account of the machine (PAMAuthenticator,
-LocalProcessSpawner: run the hub as root). Any other authenticator (OAuth, LTI, ...) or spawner
-drops in below. The hub listens on 127.0.0.1:8000; a class server adds `--ip 0.0.0.0` with
-`--ssl-key/--ssl-cert` or sits behind an HTTPS reverse proxy. Past one machine: Zero to JupyterHub
-on Kubernetes (z2jh.jupyter.org), with the same course image and a shared volume for the exchange.
-configurable-http-proxy comes from npm: on PATH (`npm install -g configurable-http-proxy`) or in
-the folder `make test-hub` installs it into.
+Without NEEDLE_HUB_TRIAL each user is a Unix account of the machine (PAMAuthenticator; run the hub
+as root) and each server a systemd unit (SystemdSpawner, the hub extra): the memory and CPU limits
+above are enforced by the kernel's cgroups, /tmp and devices are private, sudo is off, and the
+course root (solutions, suites, submissions, gradebook) is inaccessible to students' servers
+(InaccessiblePaths), so their environment, Jupyter config and the exchange must live outside it.
+The machine must run systemd (`systemctl is-system-running`). jupyterhub-idle-culler runs as a hub
+service in both modes. Any other authenticator (OAuth, LTI, ...) drops in below. The hub listens on
+127.0.0.1:8000; a class server adds `--ip 0.0.0.0` with `--ssl-key/--ssl-cert` or sits behind an
+HTTPS reverse proxy. Past one machine: Zero to JupyterHub on Kubernetes (z2jh.jupyter.org), with
+the same course image and a shared volume for the exchange. configurable-http-proxy comes from npm:
+on PATH (`npm install -g configurable-http-proxy`) or in the folder `make test-hub` installs it into.
+Sizing (students per core and GB): docs/scale.md.
 """
 import os
+import re
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -45,8 +61,50 @@ def _fail(message: str):
     sys.exit(f"jupyterhub_config.py (needle-course): {message}")
 
 
+USER_NAME = re.compile(r"[a-z_][a-z0-9_.@-]*")  # a Unix login (JupyterHub lowercases the names it is given)
+
+
+def _checked(name: str, where: str) -> str:
+    if not USER_NAME.fullmatch(name):
+        _fail(f"{where}: {name!r} is not a user name (lowercase letters, digits, _ . @ -; not starting with a digit or -)")
+    return name
+
+
 def _names(variable: str) -> set[str]:
-    return {name.strip() for name in os.environ.get(variable, "").split(",") if name.strip()}
+    return {_checked(name.strip(), variable) for name in os.environ.get(variable, "").split(",") if name.strip()}
+
+
+def _roster(variable: str) -> set[str]:
+    """The user names of a roster file: one per line; `#` starts a comment; blank lines are skipped."""
+    if not os.environ.get(variable):
+        return set()
+    path = Path(os.environ[variable]).expanduser()
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        _fail(f"{variable}={path}: cannot read the roster ({exc.strerror}); expected a file of user names, one per line")
+    names = {_checked(line.split("#", 1)[0].strip(), f"{path}, line {n}") for n, line in enumerate(lines, 1)
+             if line.split("#", 1)[0].strip()}
+    if not names:
+        _fail(f"{variable}={path} names nobody; expected the students' user names, one per line")
+    return names
+
+
+def _number(variable: str, default: float, what: str) -> float:
+    try:
+        value = float(os.environ.get(variable) or default)
+    except ValueError:
+        value = 0
+    if not value > 0:
+        _fail(f"{variable}={os.environ.get(variable)!r}: expected a positive number of {what}")
+    return value
+
+
+def _bytes(variable: str, default: str) -> str:
+    value = os.environ.get(variable) or default
+    if not re.fullmatch(r"\d+(\.\d+)?[KMGT]", value):
+        _fail(f"{variable}={value!r}: expected a size such as 512M, 1G or 1.5G")
+    return value
 
 
 def _folder(variable: str, default: Path) -> Path:
@@ -60,14 +118,19 @@ STUDENT_ENV = _folder("NEEDLE_HUB_STUDENT_ENV", Path(sys.prefix))
 STUDENT_CONFIG = _folder("NEEDLE_HUB_STUDENT_CONFIG", HERE / "student")
 INSTRUCTOR_CONFIG = HERE / "instructor"
 INSTRUCTORS = _names("NEEDLE_HUB_INSTRUCTORS")
-STUDENTS = _names("NEEDLE_HUB_STUDENTS")
+STUDENTS = _roster("NEEDLE_HUB_ROSTER") | _names("NEEDLE_HUB_STUDENTS")
 TRIAL = os.environ.get("NEEDLE_HUB_TRIAL") == "1"
+LIMITS = {  # (memory, cores) of a student's and an instructor's server
+    "student": (_bytes("NEEDLE_HUB_MEM_LIMIT", "1G"), _number("NEEDLE_HUB_CPU_LIMIT", 1, "cores")),
+    "instructor": (_bytes("NEEDLE_HUB_INSTRUCTOR_MEM_LIMIT", "4G"), _number("NEEDLE_HUB_INSTRUCTOR_CPU_LIMIT", 2, "cores")),
+}
+IDLE_TIMEOUT = int(_number("NEEDLE_HUB_IDLE_TIMEOUT", 3600, "seconds"))
 
 # --- checks: a hub that starts must be able to serve the class ---------------------------------
 if not INSTRUCTORS:
     _fail("set NEEDLE_HUB_INSTRUCTORS to the instructors' user names (comma-separated)")
 if not STUDENTS:
-    _fail("set NEEDLE_HUB_STUDENTS to the students' user names (comma-separated)")
+    _fail("set NEEDLE_HUB_ROSTER to a file of the students' user names, one per line")
 if INSTRUCTORS & STUDENTS:
     _fail(f"{sorted(INSTRUCTORS & STUDENTS)} are both instructors and students")
 if not (COURSE_ROOT / "nbgrader_config.py").is_file():
@@ -83,6 +146,20 @@ if not (STUDENT_ENV / "share" / "jupyter" / "kernels" / "needle-course" / "kerne
           "--sys-prefix --name needle-course --display-name 'Python 3 (needle-course)' with that environment's Python)")
 if TRIAL and not os.environ.get("NEEDLE_HUB_PASSWORD"):
     _fail("NEEDLE_HUB_TRIAL=1 needs NEEDLE_HUB_PASSWORD (the one password of the trial's DummyAuthenticator)")
+if not TRIAL:
+    # Limits are enforced by systemd; students' servers cannot see the course root.
+    try:
+        state = subprocess.run(["systemctl", "is-system-running"], capture_output=True, text=True, timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        state = "absent"
+    if state not in ("running", "degraded"):
+        _fail(f"systemd is {state or 'not running'} here (systemctl is-system-running): each user's memory and CPU "
+              "limits need SystemdSpawner on a machine run by systemd (or NEEDLE_HUB_TRIAL=1 to try the class without them)")
+    for variable, folder in (("NEEDLE_HUB_STUDENT_ENV", STUDENT_ENV), ("NEEDLE_HUB_STUDENT_CONFIG", STUDENT_CONFIG),
+                             ("NBGRADER_EXCHANGE", EXCHANGE)):
+        if folder == COURSE_ROOT or COURSE_ROOT in folder.parents:
+            _fail(f"{variable}={folder} is inside the course root {COURSE_ROOT}, which students' servers cannot see: "
+                  "put it elsewhere (deploy/jupyterhub/README.md, A class on one server)")
 
 # --- the hub's own state -------------------------------------------------------------------------
 STATE.mkdir(parents=True, exist_ok=True)
@@ -116,7 +193,21 @@ if TRIAL:
         c.SimpleLocalProcessSpawner.args = ["--ServerApp.allow_root=True"]
 else:
     c.JupyterHub.authenticator_class = "pam"
-    c.JupyterHub.spawner_class = "localprocess"
+    c.JupyterHub.spawner_class = "systemd"  # systemdspawner: a transient unit per server, cgroup limits
+    c.SystemdSpawner.isolate_tmp = True
+    c.SystemdSpawner.isolate_devices = True
+    c.SystemdSpawner.disable_user_sudo = True
+
+# --- idle servers are stopped (files stay): jupyterhub-idle-culler as a hub service ------------------
+c.JupyterHub.services = [{
+    "name": "idle-culler",
+    "command": [sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={IDLE_TIMEOUT}"],
+}]
+c.JupyterHub.load_roles = [{
+    "name": "idle-culler",
+    "scopes": ["list:users", "read:users:activity", "read:servers", "delete:servers"],
+    "services": ["idle-culler"],
+}]
 
 # --- each user's server ------------------------------------------------------------------------------
 c.Spawner.default_url = "/lab"
@@ -132,6 +223,10 @@ def pre_spawn_hook(spawner):
     """Instructors: the course root, formgrader, the grader. Students: their home, the Assignments panel."""
     instructor = spawner.user.name in INSTRUCTORS
     env = {"NBGRADER_EXCHANGE": str(EXCHANGE)}
+    # Enforced by SystemdSpawner (cgroups); the trial's spawner ignores them.
+    spawner.mem_limit, spawner.cpu_limit = LIMITS["instructor" if instructor else "student"]
+    if not instructor and not TRIAL:
+        spawner.unit_extra_properties = {"InaccessiblePaths": str(COURSE_ROOT)}
     if instructor:
         spawner.cmd = [str(Path(sys.prefix) / "bin" / "jupyterhub-singleuser")]
         spawner.notebook_dir = str(COURSE_ROOT)
