@@ -492,7 +492,8 @@ class GradientReport:
     def ok(self) -> bool:
         return self.first_wrong is None
 
-    def headline(self) -> str:
+    def headline(self, labels: dict | None = None) -> str:
+        """The verdict in one line; ``labels`` ({tensor: name}) names the first wrong node."""
         wrong = sum(not n.ok for n in self.nodes)
         largest = max((n.max_error for n in self.nodes), default=0.0)
         if self.checked == "gradient":
@@ -500,11 +501,11 @@ class GradientReport:
                 return (f"✓ the gradients of all {_count(len(self.nodes), 'op')} agree with float64 central "
                         f"differences of their compute (largest error {largest:.1e})")
             f = self.first_wrong
-            return f"✗ {wrong} of {_count(len(self.nodes), 'op')} with a wrong gradient; first: {f.op}, input {f.input}"
+            return f"✗ {wrong} of {_count(len(self.nodes), 'op')} with a wrong gradient; first: {_named(f, labels)}, input {f.input}"
         if not wrong:
             return (f"✓ the adjoints in .grad of all {_count(len(self.nodes), 'checked node')} agree with float64 "
                     f"central differences (largest error {largest:.1e})")
-        return f"✗ {wrong} of {_count(len(self.nodes), 'checked node')} with a wrong adjoint in .grad; first: {self.first_wrong.op}"
+        return f"✗ {wrong} of {_count(len(self.nodes), 'checked node')} with a wrong adjoint in .grad; first: {_named(self.first_wrong, labels)}"
 
     def __str__(self) -> str:
         f = self.first_wrong
@@ -546,7 +547,7 @@ class GradientReport:
             head = [f"input {f.input}: {_fit_problem(f.problem)}"] if self.checked == "gradient" else [_fit_problem(f.problem)]
             marks[f.node] = ("first wrong", head + _box_numbers(f.expected, f.got))
         drawing = draw_graph(self.output, ax, labels=labels, marks=marks)
-        drawing.ax.set_title(self.headline(), fontsize=FONT_PT + 1, loc="left")
+        drawing.ax.set_title(self.headline(labels), fontsize=FONT_PT + 1, loc="left")
         return drawing
 
 
@@ -785,6 +786,11 @@ def _adjoint_problem(v: Value, output: Value, form: str, uses: int, checked: lis
                 f"(every node that uses it has the right adjoint)")
     return ("the one node that uses it has the right adjoint: the partial adjoint its op's gradient sends here "
             "(debug_gradients checks it) was lost or changed on the way to this node's .grad")
+
+
+def _named(f: WrongNode, labels: dict | None) -> str:
+    name = {id(k): v for k, v in (labels or {}).items()}.get(id(f.node))
+    return f"{name} ({f.op})" if name else f.op
 
 
 def _op_name(v: Value) -> str:

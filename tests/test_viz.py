@@ -564,7 +564,7 @@ def test_a_report_draws_the_graph_with_each_checked_node_marked(recwarn):
     assert wrong.splitlines()[:3] == ["✗ MulForgetsOutGrad", "shape (2,)", "value [3, 8]"]
     assert wrong.splitlines()[-2:] == [
         "expected [" + ", ".join(f"{x:.3g}" for x in f.expected) + "]", "got [3, 4]"]
-    assert drawing.ax.get_title(loc="left") == report.headline()
+    assert drawing.ax.get_title(loc="left") == report.headline() == "✗ 1 of 4 ops with a wrong gradient; first: MulForgetsOutGrad, input 0"
     legend = [t.get_text() for t in drawing.ax.get_legend().get_texts()]
     assert "✓ checked: right" in legend and "✗ first wrong (see its numbers)" in legend
     drawing.ax.figure.canvas.draw()
@@ -576,7 +576,9 @@ def test_an_adjoint_report_draws_each_nodes_grad_and_the_expected_value():
     y = s * s + s
     reverse_mode(y, f64([1.0]))
     s.grad = s.grad.numpy()  # drawn as what it is, not a crash
-    texts = box_texts(debug_adjoints(y, f64([1.0])).draw().ax)
+    drawing = debug_adjoints(y, f64([1.0])).draw(labels={s: "s"})
+    assert drawing.ax.get_title(loc="left") == "✗ 1 of 3 checked nodes with a wrong adjoint in .grad; first: s (leaf)"
+    texts = box_texts(drawing.ax)
     [wrong] = [t for t in texts if t.startswith("✗")]
     assert "grad: a ndarray, not a needle value" in wrong and wrong.endswith("expected [7]\ngot [7]")
 

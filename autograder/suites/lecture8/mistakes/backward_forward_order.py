@@ -1,0 +1,25 @@
+"""compute_gradient_of_variables visits the nodes in find_topo_sort's order, leaves first: no
+partial adjoint has arrived when a node is visited, so only the output gets its .grad."""
+NOTEBOOK = "09_backward"
+CELLS = {
+    "task9_2_compute_gradient_of_variables": '''
+def compute_gradient_of_variables(output_tensor, out_grad):
+    partials = {output_tensor: [out_grad]}
+    for node in find_topo_sort([output_tensor]):
+        received = partials.pop(node, [])
+        if not received:
+            continue
+        adjoint = received[0]
+        for partial in received[1:]:
+            adjoint = adjoint + partial
+        node.grad = adjoint
+        if node.op is None:
+            continue
+        for x, partial in zip(node.inputs, node.op.gradient_as_tuple(adjoint, node)):
+            if partial is not None:
+                partials.setdefault(x, []).append(partial)
+''',
+}
+MUST_FAIL = ["task:9.2"]
+HINT = "reverse topological order"
+VISIBLE = True

@@ -1,0 +1,25 @@
+"""compute_gradient_of_variables stores the adjoints of the leaves only, as needle's backward()
+does, not every node's as the task's contract asks."""
+NOTEBOOK = "09_backward"
+CELLS = {
+    "task9_2_compute_gradient_of_variables": '''
+def compute_gradient_of_variables(output_tensor, out_grad):
+    partials = {output_tensor: [out_grad]}
+    for node in reversed(find_topo_sort([output_tensor])):
+        received = partials.pop(node, [])
+        if not received:
+            continue
+        adjoint = received[0]
+        for partial in received[1:]:
+            adjoint = adjoint + partial
+        if node.op is None:
+            node.grad = adjoint
+            continue
+        for x, partial in zip(node.inputs, node.op.gradient_as_tuple(adjoint, node)):
+            if partial is not None:
+                partials.setdefault(x, []).append(partial)
+''',
+}
+MUST_FAIL = ["task:9.2"]
+HINT = "not only of the leaves"
+VISIBLE = True

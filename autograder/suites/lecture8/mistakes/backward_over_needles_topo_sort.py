@@ -1,0 +1,25 @@
+"""Task 9.2 writes the adjoint sums but walks needle's own order, needle.autograd.find_topo_sort,
+instead of the student's."""
+NOTEBOOK = "09_backward"
+CELLS = {
+    "task9_2_compute_gradient_of_variables": '''
+def compute_gradient_of_variables(output_tensor, out_grad):
+    partials = {output_tensor: [out_grad]}
+    for node in reversed(ndl.autograd.find_topo_sort([output_tensor])):
+        received = partials.pop(node, [])
+        if not received:
+            continue
+        adjoint = received[0]
+        for partial in received[1:]:
+            adjoint = adjoint + partial
+        node.grad = adjoint
+        if node.op is None:
+            continue
+        for x, partial in zip(node.inputs, node.op.gradient_as_tuple(adjoint, node)):
+            if partial is not None:
+                partials.setdefault(x, []).append(partial)
+''',
+}
+MUST_FAIL = ["task:9.2"]
+HINT = "Task 9.2 must be your own compute_gradient_of_variables"
+VISIBLE = True

@@ -1,0 +1,25 @@
+"""compute_gradient_of_variables stores each adjoint's numbers (realize_cached_data: a numpy array,
+a tuple of arrays for a tuple node) in .grad instead of the needle value."""
+NOTEBOOK = "09_backward"
+CELLS = {
+    "task9_2_compute_gradient_of_variables": '''
+def compute_gradient_of_variables(output_tensor, out_grad):
+    partials = {output_tensor: [out_grad]}
+    for node in reversed(find_topo_sort([output_tensor])):
+        received = partials.pop(node, [])
+        if not received:
+            continue
+        adjoint = received[0]
+        for partial in received[1:]:
+            adjoint = adjoint + partial
+        node.grad = adjoint.realize_cached_data()
+        if node.op is None:
+            continue
+        for x, partial in zip(node.inputs, node.op.gradient_as_tuple(adjoint, node)):
+            if partial is not None:
+                partials.setdefault(x, []).append(partial)
+''',
+}
+MUST_FAIL = ["task:9.2"]
+HINT = "store a needle Tensor"
+VISIBLE = True

@@ -1,0 +1,270 @@
+"""Probes for 09_backward: graphs built with needle, handed to the student's find_topo_sort and
+compute_gradient_of_variables. What comes back is plain data: the student's order as node
+numbers, and what each node's .grad holds. Nodes are numbered by ``nodes_of``, a walk of this
+module's own (the trusted side builds the same graph and numbers it the same way)."""
+import needle as ndl
+import numpy as np
+from autograder.probing import need, probe
+from needle import ops
+from needle.autograd import TensorTuple, Value
+from needle.models import MultiPathScaleAdd
+from needle.nn import L2Loss
+
+_INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
+
+
+def nodes_of(*roots) -> list:
+    """Every node reachable from ``roots``, each once (by identity), inputs before users:
+    an iterative post-order walk, inputs in order. The numbering of every probe."""
+    order, placed = [], set()
+    for root in roots:
+        stack = [(root, False)]
+        while stack:
+            v, inputs_done = stack.pop()
+            if id(v) in placed:
+                continue
+            if inputs_done:
+                placed.add(id(v))
+                order.append(v)
+            else:
+                stack.append((v, True))
+                stack.extend((x, False) for x in reversed(_INPUTS.__get__(v)) if id(x) not in placed)
+    return order
+
+
+# --- graph builders (also used by the trusted side to number nodes and compute references) ---
+def two_path_named(x=2.0, y=2.0):
+    """The lecture's model, L = (h - y)^2 with h = MultiPathScaleAdd()(x) = (x s0 + b0) + (x s1 + b1),
+    and its named nodes."""
+    model = MultiPathScaleAdd()
+    xt = ndl.Tensor([x], requires_grad=False)
+    f0, f1 = model.path0(xt), model.path1(xt)
+    h = f0 + f1
+    loss = L2Loss()(h, ndl.Tensor([y], requires_grad=False))
+    return loss, {"loss": loss, "h": h, "f0": f0, "f1": f1, "s0": model.path0.s, "b0": model.path0.b,
+                  "s1": model.path1.s, "b1": model.path1.b}
+
+
+def two_path(x=2.0, y=2.0):
+    return two_path_named(x, y)[0]
+
+
+def shared(s=3.0):
+    """y = s * s + s: s is used three times (twice by one op)."""
+    s = ndl.Tensor([s], dtype="float64")
+    return s * s + s
+
+
+def diamond(a=1.5):
+    """a -> b = 2a -> c = b + b -> d = c * a: b and a are each used twice."""
+    a = ndl.Tensor([a], dtype="float64")
+    b = a * 2.0
+    c = b + b
+    return c * a
+
+
+def ladder_values(n: int) -> list:
+    """x_0, x_1 (leaves) and x_{k+1} = x_k + x_{k-1} up to x_{n+1}: n adds, about 1.6^n paths."""
+    xs = [ndl.Tensor([1.0], dtype="float64"), ndl.Tensor([1.0], dtype="float64")]
+    for _ in range(n):
+        xs.append(xs[-1] + xs[-2])
+    return xs
+
+
+def ladder(n: int):
+    return ladder_values(n)[-1]
+
+
+def naive_loop(n: int):
+    """The lecture's loop w = w + (-lr) * grad: n adds, each with a detached constant."""
+    w = ndl.Tensor([1.0, 2.0])
+    grad = ndl.Tensor([0.5, 0.5], requires_grad=False)
+    for _ in range(n):
+        w = w + (-0.1) * grad
+    return w
+
+
+def tuple_graph():
+    """t = fused_add_scalars(a, 1, 2); out = t[0] * t[1] + t[0]: the tuple node is used three times."""
+    a = ndl.Tensor([1.0, 2.0], dtype="float64")
+    t = ops.fused_add_scalars(a, 1.0, 2.0)
+    return t[0] * t[1] + t[0]
+
+
+def two_outputs():
+    """Two roots sharing nodes: u = a * b and v = u + a (for find_topo_sort's node_list)."""
+    a, b = ndl.Tensor([1.0]), ndl.Tensor([2.0])
+    u = a * b
+    return u + a, u * 3.0
+
+
+def leaf():
+    return ndl.Tensor([1.0])
+
+
+def _step(kind: str, x: list, p: float):
+    """One step of a random graph (see recipe): an op, or a small composite of ops."""
+    if kind == "add":
+        return x[0] + x[1]
+    if kind == "sub":
+        return x[0] - x[1]
+    if kind == "mul":
+        return x[0] * x[1]
+    if kind == "scale":
+        return x[0] * p
+    if kind == "shift":
+        return x[0] + p
+    if kind == "div":
+        return x[0] / (x[1] * x[1] + 1.0)
+    if kind == "exp":
+        return ops.exp(x[0] * p)
+    if kind == "log":
+        return ops.log(x[0] * x[0] + 1.0)
+    if kind == "square":
+        return x[0] ** 2
+    if kind == "neg":
+        return -x[0]
+    if kind == "rowsum":
+        return ops.broadcast_to(ops.summation(x[0], (1,)).reshape((2, 1)), (2, 3))
+    if kind == "matmul":
+        return ops.matmul(ops.matmul(x[0], ops.transpose(x[1])), x[2]) * p
+    if kind == "lse":
+        return ops.broadcast_to(ops.logsumexp(x[0], (0,)).reshape((1, 3)), (2, 3))
+    if kind == "tuple":
+        t = ops.fused_add_scalars(x[0], p, -p)
+        return t[0] * t[1]
+    raise ValueError(f"unknown step {kind!r}")
+
+
+ARITY = {"add": 2, "sub": 2, "mul": 2, "scale": 1, "shift": 1, "div": 2, "exp": 1, "log": 1, "square": 1,
+         "neg": 1, "rowsum": 1, "matmul": 3, "lse": 1, "tuple": 1}
+
+
+def recipe(leaves: list, constant: list, steps: list):
+    """A graph drawn on the trusted side: float64 leaves of shape (2, 3) (those flagged in
+    ``constant`` need no gradient), then each step [kind, [input numbers], p] applied to earlier
+    values; the output adds up every value that nothing else used, so every value is in it."""
+    pool = [ndl.Tensor(a, dtype="float64", requires_grad=not c) for a, c in zip(leaves, constant)]
+    used = set()
+    for kind, picks, p in steps:
+        pool.append(_step(kind, [pool[i] for i in picks], p))
+        used.update(picks)
+    unused = [v for i, v in enumerate(pool) if i not in used and v.requires_grad]
+    out = unused[0]
+    for v in unused[1:]:
+        out = out + v
+    return out
+
+
+BUILDERS = {
+    "two_path": two_path, "shared": shared, "diamond": diamond, "ladder": ladder, "naive_loop": naive_loop,
+    "tuple": tuple_graph, "two_outputs": two_outputs, "leaf": leaf, "recipe": recipe,
+}
+
+
+def build(graph: str, **kwargs) -> list:
+    """The roots of a graph, as a list."""
+    roots = BUILDERS[graph](**kwargs)
+    return list(roots) if isinstance(roots, tuple) else [roots]
+
+
+# --- measuring work: how often the student's code reads .inputs ------------------------------
+class _TooMuchWork(BaseException):
+    """Raised inside the student's code once it has read far more .inputs than a walk that
+    visits each node a few times could. A BaseException: `except Exception` does not hide it."""
+
+
+_reads = [0, 1 << 62]  # [reads so far, budget]
+
+
+class _Counted(ndl.Tensor):
+    """A needle Tensor whose .inputs counts its reads (same layout: nodes are re-classed)."""
+
+    __slots__ = ()
+
+    @property
+    def inputs(self):
+        _reads[0] += 1
+        if _reads[0] > _reads[1]:
+            raise _TooMuchWork()
+        return _INPUTS.__get__(self)
+
+    @inputs.setter
+    def inputs(self, value):
+        _INPUTS.__set__(self, value)
+
+
+def _bounded(run, nodes: list, reads_per_node: int | None):
+    """run(), stopped once .inputs has been read more than reads_per_node times per node;
+    (result, aborted)."""
+    if reads_per_node is None:
+        return run(), False
+    for v in nodes:
+        if type(v) is ndl.Tensor:
+            v.__class__ = _Counted
+    _reads[0], _reads[1] = 0, reads_per_node * len(nodes)
+    try:
+        return run(), False
+    except _TooMuchWork:
+        return None, True
+    finally:
+        _reads[1] = 1 << 62
+
+
+# --- what the student's code returned, as plain data -----------------------------------------
+def _numbers(a):
+    """A numeric numpy array as float64, else None."""
+    if type(a) is np.ndarray and a.dtype.kind in "biuf":
+        return a.astype(np.float64)
+    return None
+
+
+def _grad(g) -> dict:
+    """What a node's .grad holds: its kind and, when it has them, its numbers."""
+    if g is None:
+        return {"kind": "none"}
+    if isinstance(g, TensorTuple):
+        data = g.realize_cached_data()
+        items = [_numbers(a) for a in data] if type(data) is tuple else [None]
+        return {"kind": "tuple", "value": items} if all(a is not None for a in items) else {"kind": "other"}
+    if isinstance(g, ndl.Tensor):
+        value = _numbers(g.realize_cached_data())
+        return {"kind": "tensor", "value": value} if value is not None else {"kind": "other"}
+    if type(g) is np.ndarray:
+        value = _numbers(g)
+        return {"kind": "ndarray", "value": value} if value is not None else {"kind": "other"}
+    return {"kind": "other"}
+
+
+# --- probes ----------------------------------------------------------------------------------
+@probe("find_topo_sort")
+def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
+    """The student's find_topo_sort(roots) as node numbers (-1: not a node of the graph)."""
+    fn = need(ns, "find_topo_sort")
+    roots = build(graph, **kwargs)
+    nodes = nodes_of(*roots)
+    number = {id(v): i for i, v in enumerate(nodes)}
+    before = [(id(v), len(_INPUTS.__get__(v))) for v in nodes]
+    order, aborted = _bounded(lambda: fn(list(roots)), nodes, reads_per_node)
+    if aborted:
+        return {"aborted": True}
+    out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
+           "unchanged": before == [(id(v), len(_INPUTS.__get__(v))) for v in nodes_of(*roots)]}
+    if out["kind"] != "other":
+        out["order"] = [number.get(id(v), -1) for v in order]
+    return out
+
+
+@probe("compute_gradient_of_variables")
+def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_node: int | None = None, **kwargs):
+    """compute_gradient_of_variables(output, out_grad); then what .grad holds in each node
+    (those numbered in ``report``, or all)."""
+    fn = need(ns, "compute_gradient_of_variables")
+    [output] = build(graph, **kwargs)
+    nodes = nodes_of(output)
+    g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
+    _, aborted = _bounded(lambda: fn(output, g), nodes, reads_per_node)
+    if aborted:
+        return {"aborted": True}
+    picked = range(len(nodes)) if report is None else report
+    return {"aborted": False, "grads": [_grad(nodes[i].grad) for i in picked]}

@@ -1,0 +1,364 @@
+"""Hidden tests for 09_backward (Tasks 9.1 find_topo_sort and 9.2 compute_gradient_of_variables).
+
+The probes hand needle graphs to the student's functions and report the order returned (as
+node numbers) and what each node's .grad holds. Every expected value is computed here, on the
+trusted side: by hand (the derivation beside it) for the lecture's graphs, and by float64
+central differences of the ops' compute (needle.gradcheck.node_adjoints, which trusts no
+gradient) for random graphs drawn from the submission's seed.
+
+One mistake, one hint: a wrong adjoint is named by its symptom, judged in the order backward
+visits the nodes (the first wrong node has right adjoints in every node that uses it):
+.grad left None (on the inner nodes only: leaves only; everywhere but the output: the
+adjoint never travelled, the order was not reverse topological), a numpy array, the output's
+adjoint not out_grad, a node used several times (the partial adjoints not summed). When the
+adjoints are wrong and the student's find_topo_sort gives a wrong order on the same graph, the
+hint is that order's problem.
+"""
+import numpy as np
+
+from autograder.suite import StudentCodeError, graded, load_probes
+from needle.gradcheck import node_adjoints
+
+P = load_probes(__file__)
+
+# needle's own backward and every graph walk it has: a task answered with one scores nothing.
+# needle.viz and needle.gradcheck walk graphs too (and compute adjoints numerically).
+# (In this order: the first one found is named, and backward() calls compute_gradient_of_variables,
+# find_topo_sort calls _topo_order.)
+NEEDLE_WALKS = [
+    "needle.autograd.Tensor.backward", "needle.autograd.compute_gradient_of_variables",
+    "needle.autograd.find_topo_sort", "needle.autograd._topo_order", "needle.autograd.graph_node_count",
+    "needle.viz", "needle.gradcheck",
+]
+OWN_WORK = {
+    "9.1": ("find_topo_sort", NEEDLE_WALKS),
+    "9.2": ("compute_gradient_of_variables", NEEDLE_WALKS),
+}
+
+# A walk that visits each node a few times reads .inputs a few times per node; one that follows
+# every path reads it once per path: about 10^18 times on the 90-step ladder, 10^12 on 60 steps.
+READS_PER_NODE = 1_000
+DEEP = 5_000  # naive updates: a graph 5,000 adds deep, 5 times Python's recursion limit
+RTOL, ATOL = 1e-5, 1e-6
+
+
+def rng(seed: int) -> np.random.Generator:
+    return np.random.default_rng(seed)
+
+
+def numbered(graph: str, **kwargs) -> list:
+    """The graph's nodes, numbered as the probes number them."""
+    return P.nodes_of(*P.build(graph, **kwargs))
+
+
+# --- Task 9.1: judging an order ----------------------------------------------------------------
+VISITED = "remember the nodes you visited (by identity)"
+TOPO_PROBLEMS = {
+    "kind": "find_topo_sort must return a list of the graph's nodes",
+    "stranger": "find_topo_sort returned something that is not a node of the graph: list the nodes themselves",
+    "duplicate": f"find_topo_sort lists a node more than once: a node reached along several paths is listed once; {VISITED}",
+    "missing": ("find_topo_sort misses nodes: list every node reachable from the nodes of node_list through .inputs "
+                "(every input of every node, every node of node_list, the leaves too)"),
+    "order": ("find_topo_sort lists a node before one of its inputs: append a node only after all of its inputs are "
+              "listed (post-order), so that every node comes after all of its inputs"),
+    "aborted": (f"find_topo_sort follows every path: a graph of a few dozen nodes can have 10^12 of them or more; {VISITED} "
+                "and visit each once"),
+    "changed": "find_topo_sort changed the graph: walk it without editing .inputs or .op",
+}
+
+
+def topo_problem(f: dict, nodes: list) -> str | None:
+    """What is wrong with the student's order ``f`` of the graph ``nodes`` (None: nothing)."""
+    if f["aborted"]:
+        return "aborted"
+    if f["kind"] == "other":
+        return "kind"
+    order = f["order"]
+    if any(i < 0 for i in order):
+        return "stranger"
+    if len(set(order)) != len(order):
+        return "duplicate"
+    if len(order) != len(nodes):
+        return "missing"
+    position = {i: k for k, i in enumerate(order)}
+    number = {id(v): i for i, v in enumerate(nodes)}
+    for i, v in enumerate(nodes):
+        if any(position[number[id(x)]] > position[i] for x in v.inputs):
+            return "order"
+    if not f["unchanged"]:
+        return "changed"
+    return None
+
+
+def check_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> None:
+    f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+    problem = topo_problem(f, numbered(graph, **kwargs))
+    assert problem is None, TOPO_PROBLEMS[problem]
+
+
+# --- Task 9.2: judging adjoints ----------------------------------------------------------------
+ADJOINT_PROBLEMS = {
+    "leaves only": ("compute_gradient_of_variables stored adjoints on the leaves only: store the adjoint of every node, "
+                    "not only of the leaves, in its .grad"),
+    "output none": ("the output's .grad is None: store each node's adjoint in its .grad (the output's own adjoint is "
+                    "out_grad)"),
+    "only output": ("only the output's .grad is set: its adjoint never reached its inputs. Process the nodes in reverse "
+                    "topological order (the output first), passing each node's partial adjoints on to its inputs"),
+    "none": "a node that requires grad has no .grad: store each node's adjoint (the sum of its partial adjoints) in its .grad",
+    "ndarray": "a node's .grad is a numpy array: store a needle Tensor (build adjoints with needle ops)",
+    "other": "a node's .grad is not a needle value: store a needle Tensor (a TensorTuple for a tuple node)",
+    "tuple": "a TensorTuple node's .grad must be a TensorTuple (its adjoint has one slot per output), a Tensor node's a Tensor",
+    "shape": "a node's .grad has the wrong shape: a node's adjoint has the node's own shape",
+    "output": "the output's .grad must be out_grad itself: start from out_grad (not ones)",
+    "shared": ("a node used several times got the wrong adjoint: its adjoint is the sum of the partial adjoints from "
+               "every use (two uses, two partial adjoints)"),
+    "single": ("a node used once got the wrong adjoint although the node using it has the right one: store exactly the "
+               "partial adjoint its user's op.gradient sends it"),
+    "aborted": ("compute_gradient_of_variables calls the ops' gradients once per path: a graph of 62 nodes has about "
+                "10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
+}
+
+
+def _same(got, want) -> bool:
+    return got.shape == want.shape and bool(np.all(np.isfinite(got))) and bool(np.allclose(got, want, rtol=RTOL, atol=ATOL))
+
+
+def _judge(grad: dict, want) -> str | None:
+    """What is wrong with one node's .grad (None: right), before looking at the graph."""
+    kind = grad["kind"]
+    if kind in ("none", "ndarray", "other"):
+        return kind
+    if (kind == "tuple") != isinstance(want, tuple):
+        return "tuple"
+    got = grad["value"]
+    if isinstance(want, tuple):
+        if len(got) != len(want) or any(g.shape != w.shape for g, w in zip(got, want)):
+            return "shape"
+        return None if all(_same(g, w) for g, w in zip(got, want)) else "values"
+    if got.shape != np.shape(want):
+        return "shape"
+    return None if _same(got, np.asarray(want)) else "values"
+
+
+def adjoint_problem(grads: list, nodes: list, picked: list, expected: list) -> str | None:
+    """The problem of the first wrong adjoint in reverse topological order, named by its
+    symptom. ``grads`` is what the probe found in the nodes numbered ``picked`` (from the graph
+    ``nodes``), ``expected`` their adjoints (None for a node not checked: a constant)."""
+    output = nodes[-1]
+    uses = {}
+    for v in nodes:
+        for x in v.inputs:
+            uses[id(x)] = uses.get(id(x), 0) + 1
+    # numbers follow a topological order: from the highest down is the order backward visits them
+    checked = sorted(((i, nodes[i], g, want) for i, g, want in zip(picked, grads, expected)
+                      if want is not None and nodes[i].requires_grad), key=lambda c: -c[0])
+    has_grad = [v for _, v, g, _ in checked if g["kind"] != "none"]
+    for _, v, g, want in checked:
+        problem = _judge(g, want)
+        if problem is None:
+            continue
+        if problem == "none":
+            if v.op is not None and any(u.op is None for u in has_grad):
+                return "leaves only"
+            if v is output:
+                return "output none"
+            if len(has_grad) == 1 and has_grad[0] is output:
+                return "only output"
+            return "none"
+        if problem == "values":
+            return "output" if v is output else "shared" if uses.get(id(v), 0) > 1 else "single"
+        return problem
+    return None
+
+
+def check_backward(observe, graph: str, out_grad, expected: list, picked: list | None = None,
+                   reads_per_node: int | None = None, **kwargs) -> None:
+    """Run the student's backward on the graph and judge the adjoints of the nodes numbered
+    ``picked`` (all by default) against ``expected``."""
+    nodes = numbered(graph, **kwargs)
+    picked = list(range(len(nodes))) if picked is None else picked
+    f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
+    if f["aborted"]:
+        problem = "aborted"
+    else:
+        problem = adjoint_problem(f["grads"], nodes, picked, expected)
+    if problem is None:
+        return
+    walk = _topo_problem_of_student(observe, graph, reads_per_node, **kwargs)
+    assert walk is None, "compute_gradient_of_variables walks your find_topo_sort's order, which is wrong here: " + TOPO_PROBLEMS[walk]
+    assert False, ADJOINT_PROBLEMS[problem]
+
+
+def _topo_problem_of_student(observe, graph: str, reads_per_node: int | None, **kwargs) -> str | None:
+    """The problem of the student's find_topo_sort on this graph, if it has one (it shapes the
+    hint only: compute_gradient_of_variables need not use it)."""
+    try:
+        f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+    except StudentCodeError:
+        return None
+    return topo_problem(f, numbered(graph, **kwargs))
+
+
+def reference(graph: str, out_grad, **kwargs) -> list:
+    """Every node's adjoint by float64 central differences of the ops' compute (no gradient
+    trusted); None for a node that needs no gradient."""
+    nodes = numbered(graph, **kwargs)
+    return [want if v.requires_grad else None for v, want in zip(nodes, node_adjoints(nodes, np.asarray(out_grad)))]
+
+
+def random_graph(seed: int) -> dict:
+    """A random graph's recipe (float64 leaves of shape (2, 3), one of them a constant, then 10
+    steps of ops picked from P.ARITY on earlier values) with values of moderate size, and an
+    out_grad: the probe and this side build the same graph from it."""
+    for k in range(100):
+        r = rng(seed + k)
+        kinds = sorted(P.ARITY)
+        steps, n = [], 4
+        for _ in range(10):
+            kind = kinds[int(r.integers(len(kinds)))]
+            steps.append([kind, [int(r.integers(n)) for _ in range(P.ARITY[kind])], float(np.round(r.uniform(0.3, 0.9), 3))])
+            n += 1
+        params = dict(leaves=[r.uniform(-1.5, 1.5, (2, 3)) for _ in range(4)], constant=[False, False, False, True], steps=steps)
+        try:
+            values = [v.realize_cached_data() for v in numbered("recipe", **params)]
+        except (IndexError, ValueError, FloatingPointError):
+            continue  # no value needing a gradient is left unused, or a value out of range
+        flat = np.concatenate([np.ravel(a) for v in values for a in (v if isinstance(v, tuple) else (v,))])
+        if np.all(np.isfinite(flat)) and np.abs(flat).max() < 100:
+            return params | {"out_grad": r.standard_normal(values[-1].shape)}
+    raise RuntimeError("no random graph of moderate values found")  # never reached: most draws qualify
+
+
+# --- Task 9.1: find_topo_sort ------------------------------------------------------------------
+
+
+@graded("9.1", points=1)
+def test_topo_leaf_and_small_graph(observe):
+    """find_topo_sort of a leaf and of a small graph"""
+    check_topo(observe, "leaf")  # [leaf]
+    check_topo(observe, "diamond")  # a, b = 2a, c = b + b, d = c * a: a before b before c before d
+
+
+@graded("9.1", points=2)
+def test_topo_inputs_before_users(observe, submission_seed):
+    """find_topo_sort lists every node after all of its inputs"""
+    check_topo(observe, "two_path")
+    for k in range(2):
+        recipe = random_graph(submission_seed + 100 * k)
+        recipe.pop("out_grad")
+        check_topo(observe, "recipe", **recipe)
+
+
+@graded("9.1", points=2)
+def test_topo_shared_nodes_once(observe):
+    """find_topo_sort lists a node reached along several paths once"""
+    check_topo(observe, "shared")  # s, s * s, s * s + s: s is reached three times
+    check_topo(observe, "tuple")  # the tuple node is reached through three TupleGetItems
+
+
+@graded("9.1", points=1)
+def test_topo_several_roots(observe):
+    """find_topo_sort walks from every node of node_list"""
+    check_topo(observe, "two_outputs")  # u + a and u * 3 share u and a: 5 nodes, each once
+
+
+@graded("9.1", points=2)
+def test_topo_many_paths(observe):
+    """find_topo_sort on a graph with exponentially many paths"""
+    # two leaves + 90 adds = 92 nodes; the number of paths is a Fibonacci number, about 10^18
+    check_topo(observe, "ladder", n=90, reads_per_node=READS_PER_NODE)
+
+
+@graded("9.1", points=2)
+def test_topo_deep_chain(observe):
+    """find_topo_sort of the graph of 5,000 naive updates"""
+    # 1 + 2 * 5,000 nodes, 5,000 deep: a recursive walk hits Python's recursion limit (the
+    # grader then says "explicit stack" itself)
+    check_topo(observe, "naive_loop", n=DEEP)
+
+
+# --- Task 9.2: compute_gradient_of_variables ---------------------------------------------------
+
+
+@graded("9.2", points=3)
+def test_backward_lecture_model(observe):
+    """the adjoints of the lecture's two-path model, derived by hand"""
+    check_backward(observe, "two_path", [1.0], reference("two_path", [1.0]))
+    # x = y = 2, every s = 1 and b = 0: h = (2 + 0) + (2 + 0) = 4, L = (h - y)^2 = 4.
+    # dL/dL = 1 (out_grad); dL/dh = 2 (h - y) = 4; each path's output f_i = x s_i + b_i gets
+    # dL/df_i = dL/dh = 4; so dL/ds_i = 4 x = 8 and dL/db_i = 4 * 1 = 4.
+    loss, names = P.two_path_named()
+    number = {id(v): i for i, v in enumerate(P.nodes_of(loss))}
+    hand = {"loss": 1.0, "h": 4.0, "f0": 4.0, "f1": 4.0, "s0": 8.0, "b0": 4.0, "s1": 8.0, "b1": 4.0}
+    picked = [number[id(names[name])] for name in hand]
+    check_backward(observe, "two_path", [1.0], [np.array([hand[n]]) for n in hand], picked)
+
+
+@graded("9.2", points=2)
+def test_backward_shared_node(observe):
+    """the adjoint of a node used three times is the sum of its three partial adjoints"""
+    # y = s * s + s at s = 3 with out_grad 2: the product sends s twice s * 2 = 6 (once per
+    # slot), the sum sends 2: s's adjoint is 6 + 6 + 2 = 14 = (2s + 1) * 2; s * s gets 2, y gets 2
+    check_backward(observe, "shared", [2.0], [np.array([14.0]), np.array([2.0]), np.array([2.0])])
+
+
+@graded("9.2", points=2)
+def test_backward_diamond(observe):
+    """the adjoints of a diamond: b = 2a, c = b + b, d = c * a"""
+    # at a = 1.5, out_grad 1: d gets 1; c gets a = 1.5; b gets 1.5 + 1.5 = 3 (used twice by
+    # c); a gets c = 4a = 6 from d plus 2 * 3 = 6 from b: 12 (= dd/da = 8a)
+    check_backward(observe, "diamond", [1.0], [np.array([12.0]), np.array([3.0]), np.array([1.5]), np.array([1.0])])
+
+
+@graded("9.2", points=3)
+def test_backward_random_graphs(observe, submission_seed):
+    """every node's adjoint on random graphs, checked by central differences"""
+    for k in range(3):
+        recipe = random_graph(submission_seed + 1_000 + 100 * k)
+        out_grad = recipe.pop("out_grad")
+        check_backward(observe, "recipe", out_grad, reference("recipe", out_grad, **recipe), **recipe)
+
+
+@graded("9.2", points=2)
+def test_backward_tensor_tuple_graph(observe):
+    """the adjoints of a graph with a TensorTuple node used three times"""
+    # a = (1, 2), t = (t0, t1) = (a + 1, a + 2) = ((2, 3), (3, 4)), out = t0 * t1 + t0, out_grad
+    # g = (1, -2). out gets g; t0 * t1 gets g; t[1] gets g * t0 = (2, -6); the two t[0] nodes get
+    # g * t1 = (3, -8) and g = (1, -2); t's adjoint is the slot-wise sum of the three tuples they
+    # send: ((3, -8) + (1, -2), (2, -6)) = ((4, -10), (2, -6)); a gets the sum of its slots,
+    # (6, -16) = g (2a + 4), the derivative of (a + 1)(a + 2) + (a + 1) times g.
+    nodes = numbered("tuple")
+    want = {0: [6.0, -16.0], 1: ([4.0, -10.0], [2.0, -6.0]), len(nodes) - 1: [1.0, -2.0]}
+    picked = sorted(want)
+    expected = [tuple(map(np.array, want[i])) if isinstance(want[i], tuple) else np.array(want[i]) for i in picked]
+    check_backward(observe, "tuple", [1.0, -2.0], expected, picked)
+    check_backward(observe, "tuple", [1.0, -2.0], reference("tuple", [1.0, -2.0]))
+
+
+@graded("9.2", points=2)
+def test_backward_many_paths(observe):
+    """the adjoints of a ladder of 60 adds: each node's gradient called once, not once per path"""
+    # x_{k+1} = x_k + x_{k-1} up to x_61 with out_grad 1. Node x_j is used by x_{j+1} and x_{j+2}:
+    # a_j = a_{j+1} + a_{j+2}, a_61 = a_60 = 1: a_j = F(62 - j) (Fibonacci, F(1) = F(2) = 1), so
+    # x_1 gets F(61) = 2,504,730,781,961 and x_0, used once, a_2 = F(60) = 1,548,008,755,920.
+    n = 60
+    fib = [0, 1]
+    while len(fib) < n + 3:
+        fib.append(fib[-1] + fib[-2])
+    xs = P.ladder_values(n)
+    number = {id(v): i for i, v in enumerate(P.nodes_of(xs[-1]))}
+    adjoint = {number[id(x)]: float(fib[n + 2 - j]) for j, x in enumerate(xs)}
+    adjoint[number[id(xs[0])]] = float(fib[n])  # x_0 is used once, by x_2
+    picked = sorted(adjoint)
+    check_backward(observe, "ladder", [1.0], [np.array([adjoint[i]]) for i in picked], picked, n=n,
+                   reads_per_node=READS_PER_NODE)
+
+
+@graded("9.2", points=2)
+def test_backward_deep_chain(observe):
+    """the adjoints of the graph of 5,000 naive updates"""
+    # w_k = w_{k-1} + c_k: each add passes its adjoint on unchanged, so the starting w and
+    # every sum get out_grad (the constants c_k need none). Nodes: w_0, then c_k, w_k for each k.
+    out_grad = [0.5, -2.0]
+    picked = [0, 2, DEEP, 2 * DEEP]  # w_0, w_1, w_{DEEP/2}, the output
+    check_backward(observe, "naive_loop", out_grad, [np.array(out_grad)] * len(picked), picked, n=DEEP)
