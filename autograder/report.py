@@ -308,7 +308,7 @@ def summary_table(results: list[NotebookResult]) -> str:
             if r is None:
                 row.append("-")
                 continue
-            row.append("missing" if r.not_submitted else f"{_num(r.score):>3}/{_num(r.max_score):<3}" + _mark(r))
+            row.append("missing" if r.not_submitted else f"{_num(r.score)}/{_num(r.max_score)}{_mark(r)}")
             total, maximum = total + r.score, maximum + r.max_score
         lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>8}" for c in row) + f"  {_num(total):>4}/{_num(maximum)}")
     legend = "  ".join(f"{a}={b}" for a, b in zip(short, notebooks))

@@ -56,11 +56,14 @@ def max_points():
 def test_grades_csv_has_a_row_per_test(course):
     root, out = course
     text = (out / "grades.csv").read_text()
-    assert text.splitlines()[0] == "student,notebook,test,score,max_score,status"
+    assert text.splitlines()[0] == "student,notebook,test,score,max_score,status,assignment,task,reason"
     rows = read_csv(out / "grades.csv")
     n_tests = sum(len(suite_tests(n)) for n in NOTEBOOKS)
     assert len(rows) == 3 * n_tests
     assert {r["status"] for r in rows} <= {"passed", "failed"}
+    assert {r["assignment"] for r in rows} == {ASSIGNMENT}
+    assert all(r["task"] == TASK_OF_TEST[(r["notebook"], r["test"])] for r in rows)
+    assert {r["reason"] for r in rows if r["student"] == "solved"} == {""}
 
 
 def scores(out):
@@ -287,7 +290,7 @@ def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path, priva
     proc.wait()
     time.sleep(0.5)
     assert not (work / "grades.csv").exists(), "reports are written only when the batch finishes"
-    states = list((work / ".state").glob("*/*.json"))
+    states = list((work / ".state" / ASSIGNMENT).glob("*/*.json"))
     assert states and all(json.loads(p.read_text())["tests"] for p in states)
     assert not list(work.rglob("*.tmp"))
     assert not _still_running(ours, within=5.0), "the zygote or a grading process outlived the killed grader"
@@ -307,4 +310,4 @@ def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp
     assert proc.wait(timeout=30) == 128 + signal.SIGTERM
     assert not _still_running(ours, within=5.0)
     assert not list(private_tmp.glob("grading-*"))
-    assert list((tmp_path / "out" / ".state").glob("*/*.json")), "what was graded is kept for the next run"
+    assert list((tmp_path / "out" / ".state" / ASSIGNMENT).glob("*/*.json")), "what was graded is kept for the next run"
