@@ -221,7 +221,10 @@ def _task_html(task: str, tests: list[TestResult]) -> list[str]:
         first = failed[0]
         parts.append("<ul>" + _test_item(first, f"<span class='fix'>What to fix first:</span> {e(first.message)}", first=True) + "</ul>")
         if failed[1:]:
-            items = [_test_item(t, "" if t.message == first.message else e(t.message)) for t in failed[1:]]
+            said, items = {first.message}, []
+            for t in failed[1:]:  # a message is said once per task
+                items.append(_test_item(t, "" if t.message in said else e(t.message)))
+                said.add(t.message)
             parts.append(f"<details><summary>{len(failed) - 1} more test{'s' if len(failed) > 2 else ''} "
                          f"fail{'' if len(failed) > 2 else 's'} too (likely the same cause)</summary><ul>{''.join(items)}</ul></details>")
     if passed:

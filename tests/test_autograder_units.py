@@ -266,3 +266,113 @@ def test_session_reports_missing_names_and_unencodable_values(session):
         assert s.call("call", {"x": 1}, 5).kind == "unencodable"
     finally:
         s.close()
+
+
+# --- reports ----------------------------------------------------------------------------------
+def _results():
+    from autograder.results import NotebookResult, TestResult
+
+    def t(test, task, passed, message=""):
+        return TestResult(test, f"what {test} checks", task, 2.0, 2.0 if passed else 0.0,
+                          "passed" if passed else "failed", "" if passed else message)
+
+    graded = NotebookResult("ann", "01_a", [t("test_basic", "1.1", False, "call reset_grad first"),
+                                           t("test_more", "1.1", False, "call reset_grad first"),
+                                           t("test_shape", "1.1", False, "the shape is (2,)"),
+                                           t("test_easy", "1.1", True), t("test_other", "1.2", True)], assignment="lecture8")
+    missing = NotebookResult("ann", "02_b", [t("test_x", "2.1", False, "notebook not submitted")], "notebook not submitted",
+                             assignment="lecture8")
+    missing.tests[0].reason = "not submitted"
+    return graded, missing
+
+
+def test_feedback_page_says_what_to_fix_first_and_folds_the_rest():
+    from autograder.report import feedback_html
+
+    graded, missing = _results()
+    page = feedback_html("ann", [graded, missing], "lecture8")
+    assert page.count("What to fix first") == 1 and page.count("call reset_grad first") == 1
+    assert page.index("what test_basic checks") < page.index("What to fix first") < page.index("what test_more checks")
+    assert "2 more tests fail too (likely the same cause)" in page and page.count("the shape is (2,)") == 1
+    assert "<summary>✓ 1 test passes</summary>" in page and "<summary>✓ all 1 tests pass</summary>" in page
+    assert "Not submitted: this notebook scores 0." in page and "notebook not submitted" not in page
+    assert "<script" not in page
+
+
+def test_a_flagged_submission_is_told_only_that():
+    from autograder.report import FLAGGED, feedback_html, gradescope_json
+
+    graded, missing = _results()
+    graded.review = ["cell 2, line 1: raw memory access (__array_interface__)"]
+    page = feedback_html("ann", [graded, missing], "lecture8")
+    assert FLAGGED in page
+    for leak in ("reset_grad", "test_basic", "what test", "Total", "array_interface", "01_a", "/"):
+        assert leak not in page.split("<body>")[1].replace("</", ""), leak
+    seen = gradescope_json([graded, missing], student_view=True)
+    assert seen["output"] == FLAGGED
+    assert all(t["visibility"] == "hidden" and t["output"] == "" for t in seen["tests"] if t["extra_data"]["notebook"] == "01_a")
+    assert any(t["output"] == "call reset_grad first" for t in gradescope_json([graded])["tests"])  # the instructor's copy
+
+
+def test_summary_marks_missing_notebooks_apart_from_failures():
+    from autograder.report import summary_table
+
+    graded, missing = _results()
+    broken = type(graded)("bob", "01_a", [graded.tests[0]], "internal grading error", assignment="lecture8")
+    late = type(graded)("cid", "01_a", list(graded.tests), assignment="lecture8", late_seconds=60.0, penalty=1.0)
+    table = summary_table([graded, missing, broken, late])
+    ann, bob, cid = (next(line for line in table.splitlines() if line.startswith(name)) for name in ("ann", "bob", "cid"))
+    assert "missing" in ann and "!" not in ann
+    assert "0/2!" in bob and "3/10L" in cid  # 4 points earned, 1 taken for lateness
+    assert "missing = not submitted" in table and "! = could not be fully graded" in table
+
+
+def test_grades_csv_has_the_new_columns_and_a_late_row():
+    from autograder.report import grades_csv
+
+    graded, missing = _results()
+    graded.late_seconds, graded.penalty = 3600.0, 1.5
+    lines = grades_csv([graded, missing]).splitlines()
+    assert lines[0] == "student,notebook,test,score,max_score,status,assignment,task,reason"
+    assert "ann,01_a,late_penalty,-1.5,0,late,lecture8,,late" in lines
+    assert "ann,02_b,test_x,0,2,failed,lecture8,2.1,not submitted" in lines
+
+
+# --- deadlines --------------------------------------------------------------------------------
+def test_late_policies_and_due_dates():
+    import datetime as dt
+
+    from autograder.deadline import Deadline, duration, parse_due, parse_policy
+    from autograder.submissions import UsageProblem
+
+    day = 86400
+    assert parse_policy("10%").penalty(1, score=15, max_score=20) == 2  # a started day counts
+    assert parse_policy("10%/day").penalty(2 * day + 1, score=15, max_score=20) == 6
+    assert parse_policy("2").penalty(day, score=15, max_score=20) == 2
+    assert parse_policy("100%").penalty(1, score=15, max_score=20) == 15  # never more than was earned
+    assert parse_policy("3").penalty(0, score=15, max_score=20) == 0
+    for bad in ("ten", "-1", "150%", "5 per week"):
+        with pytest.raises(UsageProblem):
+            parse_policy(bad)
+    due = parse_due("2025-03-01T13:00+01:00")
+    assert due == parse_due("2025-03-01T12:00") == parse_due("2025-03-01T12:00Z")  # no offset: UTC
+    with pytest.raises(UsageProblem, match="ISO 8601"):
+        parse_due("1 March")
+    submitted = dt.datetime(2025, 3, 2, 15, 30, tzinfo=dt.timezone.utc)
+    assert Deadline(due).late_seconds(submitted) == (27 * 60 + 30) * 60
+    assert duration(Deadline(due).late_seconds(submitted)) == "1 day 3 h" and duration(61) == "2 min"
+
+
+def test_submission_time_reads_nbgrader_timestamp_else_the_file_time(tmp_path):
+    import datetime as dt
+
+    from autograder.deadline import submission_time
+
+    nb = tmp_path / "01_a.ipynb"
+    nb.write_text("{}")
+    os.utime(nb, (1_700_000_000, 1_700_000_000))
+    assert submission_time(nb) == dt.datetime.fromtimestamp(1_700_000_000, dt.timezone.utc)
+    (tmp_path / "timestamp.txt").write_text("2025-03-01 10:00:00.5 UTC")
+    assert submission_time(nb) == dt.datetime(2025, 3, 1, 10, 0, 0, 500000, tzinfo=dt.timezone.utc)
+    (tmp_path / "timestamp.txt").write_text("NOTE FROM STAFF: on time")  # unreadable: the file's time
+    assert submission_time(nb).year == 2023

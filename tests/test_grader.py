@@ -139,6 +139,20 @@ def test_feedback_lists_tasks_scores_and_messages(course):
     assert "not implemented yet" in untouched
 
 
+def test_feedback_gives_one_hint_per_failing_task(course):
+    """One mistake, one hint: each failing task shows its first failing test's message as what to
+    fix first; the task's other failures are folded, their message shown only where it differs."""
+    _, out = course
+    for student in ("untouched", "mistakes"):
+        page = (out / student / "feedback.html").read_text()
+        tests = json.loads((out / student / "results.json").read_text())["tests"]
+        failed = [t for t in tests if t["status"] == "failed"]
+        tasks = {(t["extra_data"]["notebook"], t["extra_data"]["task"]) for t in failed}
+        assert page.count("What to fix first") == len(tasks), student
+        shown = {(t["extra_data"]["notebook"], t["extra_data"]["task"], t["output"]) for t in failed}
+        assert page.count("<span class='why'>") == len(shown) < len(failed), student
+
+
 def test_grading_is_deterministic_and_regrading_replaces_only_its_rows(course, tmp_path):
     root, out = course
     before = (out / "grades.csv").read_text()
@@ -175,6 +189,12 @@ def test_regrading_one_student_keeps_the_others(course, tmp_path):
         (["grade", "ROOT", "--out", "OUT", "--jobs", "0"], "--jobs must be at least 1"),
         (["grade", "ROOT", "--out", "OUT", "--timeout", "-1"], "--timeout must be a positive"),
         (["grade", "TXT", "--out", "OUT"], "is not a notebook"),
+        (["grade", "EMPTY", "--out", "OUT", "--gradebook"], "grade ROOT --student NAME --gradebook"),
+        (["grade", "EMPTY", "--out", "OUT", "--student", "ann"], "--student needs an nbgrader course root"),
+        (["grade", "ROOT", "--out", "OUT", "--student", "nobody"], "has no nobody/lecture8/ folder"),
+        (["grade", "ROOT", "--out", "OUT", "--late-penalty", "10%"], "--late-penalty needs a due date"),
+        (["grade", "ROOT", "--out", "OUT", "--due", "next friday"], "is not a date and time"),
+        (["grade", "ROOT", "--out", "OUT", "--due", "2025-03-01", "--late-penalty", "a lot"], "is not a late policy"),
     ],
 )
 def test_bad_arguments_exit_2_with_a_clear_message(args, message, tmp_path, course):
