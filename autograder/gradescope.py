@@ -176,9 +176,10 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
                 print(f"REVIEW {r.notebook}: " + "; ".join(map(str, r.review)))
         data = report.gradescope_json(graded.results, visibility, student_view=True)
         data["execution_time"] = round(time.monotonic() - started)
-        if not present:
-            notes.insert(0, f"No notebook of {assignment.name} was found in the upload; expected files named like {known[0]}.ipynb.")
-        if notes:
+        if not present:  # every notebook "not submitted": say why once
+            data["output"] = "\n".join([f"No notebook of {assignment.name} was found in the upload; "
+                                        f"expected files named like {known[0]}.ipynb."] + notes)
+        elif notes:
             data["output"] = "\n".join(notes + [data["output"]])
         results.mkdir(parents=True, exist_ok=True)
         report.write_atomic(results / "results.json", json.dumps(data, indent=2, ensure_ascii=False))

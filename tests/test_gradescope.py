@@ -233,7 +233,8 @@ def test_an_upload_without_notebooks_says_what_was_expected(gradescope_root):
     assert_gradescope_schema_with_every_test(data)
     assert data["score"] == 0
     assert data["output"] == (f"No notebook of lecture8 was found in the upload; expected files named like "
-                              f"{NOTEBOOKS[0]}.ipynb.")
+                              f"{NOTEBOOKS[0]}.ipynb.\nNot a notebook of this assignment, not graded: "
+                              f"'lecture8_part1.ipynb' (expected names like {NOTEBOOKS[0]}.ipynb).")
 
 
 def test_without_a_submission_folder_it_says_so_and_writes_nothing(gradescope_root):
@@ -244,3 +245,52 @@ def test_without_a_submission_folder_it_says_so_and_writes_nothing(gradescope_ro
     assert done.stderr == (f"autograder: error: {gradescope_root / 'submission'} is not a directory; "
                            "expected Gradescope's submission folder\n")
     assert not (gradescope_root / "results").exists()
+
+
+# --- uploads as students name them (the development venv's grader, the real command) ----------
+def test_usual_renamings_are_matched_and_every_file_is_accounted_for(tmp_path):
+    for name in ("08_train_digits (1).ipynb", "08_Train_Digits-Copy1.ipynb", "Copy of 03_stable_softmax.ipynb",
+                 "sub/02_detach-1.ipynb", "02_detach.ipynb", "scratch.ipynb", ".ipynb_checkpoints/05_optimizer_training-checkpoint.ipynb",
+                 "__MACOSX/._04_module_parameters.ipynb"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("{}")
+    present, notes = gradescope.match_uploads(tmp_path, NOTEBOOKS)
+    assert {n: p.relative_to(tmp_path).as_posix() for n, p in present.items()} == {
+        "02_detach": "02_detach.ipynb",  # the exact name wins
+        "03_stable_softmax": "Copy of 03_stable_softmax.ipynb",
+        "08_train_digits": "08_Train_Digits-Copy1.ipynb",  # before "08_train_digits (1)" in path order
+    }
+    assert notes == [
+        "Several files for 02_detach: '02_detach.ipynb' was graded; 'sub/02_detach-1.ipynb' was not. Upload one copy.",
+        "'Copy of 03_stable_softmax.ipynb' was graded as 03_stable_softmax.ipynb.",
+        "'08_Train_Digits-Copy1.ipynb' was graded as 08_train_digits.ipynb.",
+        "Several files for 08_train_digits: '08_Train_Digits-Copy1.ipynb' was graded; '08_train_digits (1).ipynb' was not. Upload one copy.",
+        f"Not a notebook of this assignment, not graded: 'scratch.ipynb' (expected names like {NOTEBOOKS[0]}.ipynb).",
+    ]
+
+
+def test_a_renamed_upload_is_graded_with_the_visibility_asked_for(uploads, tmp_path):
+    """`python -m autograder gradescope` as run_autograder runs it: a renamed copy is graded and
+    named, its duplicate named, the tests' visibility is the one configured, execution_time reported."""
+    first = NOTEBOOKS[0]
+    submission, results = tmp_path / "submission", tmp_path / "results"
+    (submission / "a").mkdir(parents=True)
+    (submission / "b").mkdir()
+    shutil.copy(uploads("solved", first), submission / "a" / f"{first} (1).ipynb")
+    shutil.copy(uploads("untouched", first), submission / "b" / f"Copy of {first}.ipynb")
+    done = subprocess.run([sys.executable, "-m", "autograder", "gradescope", "--assignment", LECTURE8.name,
+                           "--submission", str(submission), "--results", str(results), "--visibility", "after_due_date"],
+                          capture_output=True, text=True, timeout=GRADING_TIMEOUT)
+    assert done.returncode == 0, done.stderr[-3000:]
+    data = json.loads((results / "results.json").read_text())
+    assert scores_by_notebook(data)[first] == FULL[first] == data["score"]
+    assert f"'a/{first} (1).ipynb' was graded as {first}.ipynb." in data["output"]
+    assert f"'b/Copy of {first}.ipynb' was not" in data["output"]
+    assert {t["visibility"] for t in data["tests"]} == {"after_due_date"} and data["visibility"] == "after_due_date"
+    assert isinstance(data["execution_time"], int) and data["execution_time"] >= 0
+
+
+def test_the_zip_runs_with_the_visibility_it_was_built_with(tmp_path):
+    zpath = gradescope.build(LECTURE8, tmp_path / "a.zip", "after_published")
+    script = zipfile.ZipFile(zpath).read("run_autograder").decode()
+    assert "--visibility after_published" in script
