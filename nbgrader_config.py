@@ -44,19 +44,18 @@ c.Execute.timeout = 300  # seconds per cell; the hidden suites run a 100,000-nod
 # init_destination (which deletes that folder with --force, as formgrader always passes, or when
 # a submission is newer) and before a failed conversion's clean-up (which deletes it too).
 # Building this exporter is that refusal, for `nbgrader generate_feedback` and formgrader alike.
-FEEDBACK_COMMAND = ("python -m autograder grade . --out grades --gradebook, then "
-                    "python -m autograder nbgrader-feedback . --from grades --assignment <assignment>, then "
-                    "nbgrader release_feedback <assignment>")
-
-
 def _refuse_nbgrader_feedback():
     from nbconvert.exporters import HTMLExporter
     from nbgrader.converters import NbGraderException
 
     class UseTheGradersFeedback(HTMLExporter):
         def __init__(self, *args, parent=None, **kwargs):
-            message = ("needle-course: nbgrader's generate_feedback would show students the hidden tests; "
-                       f"nothing was changed. Use the grader's feedback instead: {FEEDBACK_COMMAND}.")
+            assignment = getattr(getattr(parent, "coursedir", None), "assignment_id", "") or "<assignment>"
+            message = ("needle-course: nbgrader's generate_feedback would show students the hidden tests; nothing was "
+                       "changed. Use the grader's feedback instead (in the course root): "
+                       "python -m autograder grade . --out grades --gradebook, then "
+                       f"python -m autograder nbgrader-feedback . --from grades --assignment {assignment}, then "
+                       f"nbgrader release_feedback {assignment}")
             if parent is not None:
                 parent.log.error(message)
             raise NbGraderException(message)

@@ -3,8 +3,9 @@
 instructor: generate_assignment, release_assignment (course-local exchange: <root>/nbgrader/exchange)
 students alice and bob (own HOME, own working folder, the student-side config of
 deploy/jupyterhub/student/): fetch_assignment, edit, submit
-instructor: collect, `python -m autograder grade --gradebook`, `python -m autograder nbgrader-feedback`,
-release_feedback
+instructor: collect, then the commands docs/instructors.md gives, as typed there (`python -m
+autograder grade . --out grades --gradebook`, `python -m autograder nbgrader-feedback . --from grades
+--assignment lecture8`), release_feedback
 students: fetch_feedback finds this grader's feedback page (byte for byte), their own, with no
 hidden test source in it.
 
@@ -42,6 +43,10 @@ COURSE_ID = "needle-course"
 STUDENT_CONFIG = ROOT / "deploy" / "jupyterhub" / "student"
 SUITES = ROOT / "autograder" / "suites" / ASSIGNMENT
 HIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "check_task")
+# The instructor's two commands after collect, as docs/instructors.md, deploy/jupyterhub/README.md
+# and nbgrader_config.py's refusal give them (run in the course root).
+GRADE = "python -m autograder grade . --out grades --gradebook"
+FEEDBACK = f"python -m autograder nbgrader-feedback . --from grades --assignment {ASSIGNMENT}"
 
 
 def _clean_env(**extra) -> dict:
@@ -153,9 +158,8 @@ def trip(tmp_path_factory):
     # Instructor: collect, grade, feedback.
     run([NBGRADER, "collect", ASSIGNMENT], root, instructor_env(root))
     grades = root / "grades"
-    run([sys.executable, "-m", "autograder", "grade", root, "--out", grades, "--assignment", ASSIGNMENT, "--gradebook"],
-        root, instructor_env(root))
-    placed = run([sys.executable, "-m", "autograder", "nbgrader-feedback", root, "--from", grades], root, instructor_env(root))
+    run([sys.executable, *GRADE.split()[1:]], root, instructor_env(root))
+    placed = run([sys.executable, *FEEDBACK.split()[1:]], root, instructor_env(root))
     run([NBGRADER, "release_feedback", ASSIGNMENT], root, instructor_env(root))
 
     # Students: fetch their feedback.
@@ -236,17 +240,32 @@ def test_feedback_holds_no_hidden_test_source(trip):
                 assert "BEGIN HIDDEN TESTS" not in path.read_text(encoding="utf-8", errors="replace"), path
 
 
-def test_nbgrader_generate_feedback_is_refused(trip, tmp_path):
-    """nbgrader's own feedback (hidden tests rendered) cannot be generated in this course."""
+def test_nbgrader_generate_feedback_is_refused_before_it_touches_the_placed_pages(trip, tmp_path):
+    """nbgrader's own feedback (hidden tests rendered) cannot be generated in this course, and
+    trying (--force, as formgrader always does) leaves the grader's placed pages as they were."""
     root = tmp_path / "course-root"
     root.mkdir()
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(trip["root"] / "submitted" / "alice", root / "autograded" / "alice")
+    shutil.copytree(trip["root"] / "feedback", root / "feedback")
     shutil.copy(trip["root"] / "gradebook.db", root)
+    placed = {p: p.read_bytes() for p in sorted((root / "feedback").rglob("*")) if p.is_file()}
+    assert any(p.suffix == ".html" for p in placed)
     proc = run([NBGRADER, "generate_feedback", ASSIGNMENT, "--force"], root, instructor_env(root), expect_ok=False)
     assert proc.returncode != 0
     assert "nbgrader's generate_feedback would show students the hidden tests" in proc.stdout + proc.stderr
-    assert not list(root.glob("feedback/**/*.html"))
+    assert FEEDBACK in proc.stdout + proc.stderr
+    assert {p: p.read_bytes() for p in sorted((root / "feedback").rglob("*")) if p.is_file()} == placed
+
+
+def test_the_feedback_commands_are_documented_the_same_everywhere():
+    for doc in (ROOT / "docs" / "instructors.md", ROOT / "deploy" / "jupyterhub" / "README.md"):
+        text = doc.read_text(encoding="utf-8")
+        assert GRADE in text and FEEDBACK in text, doc
+        assert "autograder.nbgrader_feedback" not in text, doc
+    old = subprocess.run([sys.executable, "-m", "autograder.nbgrader_feedback", ".", "--from", "grades"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert old.returncode == 2 and "python -m autograder nbgrader-feedback" in old.stderr
 
 
 def test_exchange_override_by_environment(tmp_path):
@@ -336,3 +355,13 @@ def test_place_feedback_bad_input(tmp_path):
     proc = subprocess.run([sys.executable, "-m", "autograder", "nbgrader-feedback", str(root), "--from", str(tmp_path / "nope")],
                           capture_output=True, text=True)
     assert proc.returncode == 2 and "is not the grader's output" in proc.stderr
+
+
+def test_no_page_placed_is_a_failure(tmp_path):
+    """The command exits non-zero when release_feedback would have nothing to release."""
+    root, grades = tmp_path / "root", tmp_path / "grades"
+    _submission(root, "ann", secret=False)
+    _graded(grades, "ann")
+    proc = subprocess.run([sys.executable, "-m", "autograder", "nbgrader-feedback", str(root), "--from", str(grades),
+                           "--assignment", ASSIGNMENT], capture_output=True, text=True)
+    assert proc.returncode == 1 and "no feedback page placed" in proc.stderr and "submission_secret.txt" in proc.stderr
