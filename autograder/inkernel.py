@@ -108,23 +108,14 @@ class LocalObserver:
 
 
 def _raised(exc: BaseException) -> str:
-    """The grader's message for an exception raised in the notebook's own cells, pointing at the
-    innermost line of a notebook cell (IPython names cell files ipykernel_* or <ipython-input-*>)."""
-    import linecache
+    """The grader's message for an exception raised in the notebook's own cells."""
+    from needle.hints import hint_for
 
-    from . import hints
     from .suite import KNOWN_EXCEPTIONS
 
-    info = hints.classify(exc)
-    where, tb = None, exc.__traceback__
-    while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if "ipykernel_" in name or name.startswith("<ipython-input-") or name.startswith("<cell"):
-            where = (name, tb.tb_lineno)
-        tb = tb.tb_next
-    lines = linecache.getlines(where[0]) if where else []
+    text = hint_for(exc)
     kind = type(exc).__name__
-    return hints.message(kind if kind in KNOWN_EXCEPTIONS else "", info, [l.rstrip("\n") for l in lines], where[1] if where else 0)
+    return text if kind in KNOWN_EXCEPTIONS else text.replace(f"raised {kind}", "raised an exception", 1)
 
 
 def locate_task(task: str, where: Path | None = None) -> tuple[Assignment, str]:

@@ -55,11 +55,12 @@ def _preimport():
         importlib.import_module(module.name)
 
     from .. import hints, plaindata, probing  # noqa: F401
+    from needle import hints as needle_hints
     from . import confine, excise, protocol, worker  # noqa: F401
 
     for name in COMMON_MODULES:
         importlib.import_module(name)
-    hints.needle_op_names()
+    needle_hints.needle_op_names()
     confine.readable_paths()
     # Every worker forks from this heap: no collector pass copies its pages, and freed memory
     # (the bytecode files import read) goes back to the system rather than into the workers.
