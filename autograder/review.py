@@ -111,6 +111,8 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
         elif isinstance(node, ast.ClassDef):
             if any(k.arg == "metaclass" for k in node.keywords):
                 found.append((line, TYPE_TRICKS))
+        elif isinstance(node, ast.FunctionDef) and node.name in ("__instancecheck__", "__subclasscheck__"):
+            found.append((line, TYPE_TRICKS))
         elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
                 and node.value.func.id in ("globals", "vars") and not node.value.args:
             found.append((line, CODE_SURGERY))
