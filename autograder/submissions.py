@@ -6,6 +6,9 @@ Layouts accepted for PATH:
   when the folder is named after the assignment, as in nbgrader's layout);
 * one notebook.
 
+``--student NAME`` narrows a course root to ``submitted/NAME/<assignment>/`` (a regrade of one
+student, gradebook included).
+
 Folder names come from students: a name that is not a plain folder name, or that equals one of
 the grader's own output files, is reported under an escaped name (``escaped-<hash>``); a
 submission folder that is a symbolic link is refused (it could point at the solutions).
