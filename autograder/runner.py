@@ -40,7 +40,7 @@ class SessionObserver:
         if outcome.kind == "delegated":
             raise Delegated(outcome.value)
         if outcome.kind == "raised":
-            name, info = outcome.value
+            name, info = outcome.value  # the name is given only for a built-in exception class
             shown = name if name in KNOWN_EXCEPTIONS else ""
             raise StudentCodeError(hints.explain(shown, info, self.session.config.cells), "raised")
         raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())), outcome.kind)

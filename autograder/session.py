@@ -273,7 +273,7 @@ class Session:
         self.enforced: dict = {}
         self.pid: int | None = None
         self.excised: tuple[str, ...] = ()  # what the running worker removed of needle
-        self.refused = ""  # a cell of the running worker reached for what it removed
+        self.refused: dict[str, str] = {}  # name a cell could not define -> the removed needle name it reached for
         folder = tempfile.mkdtemp(prefix="grade-", dir=launcher.scratch_root)
         os.chmod(folder, 0o711)  # the worker's user passes through to its own work/ folder
         self.scratch = os.path.join(folder, "work")
@@ -303,7 +303,7 @@ class Session:
         self._fresh_scratch()
         self.pid, self.to_worker, self.from_worker = self.launcher.start(self.scratch)
         self.starts += 1
-        self.excised, self.refused = excised, ""
+        self.excised, self.refused = excised, {}
         current = None
         whole = _Clock(self.pid, LOAD_CELLS_LIMIT * self.config.load_timeout)
         clock = _Clock(self.pid, self.config.load_timeout)
@@ -324,8 +324,10 @@ class Session:
                 if event.get("event") == "cell" and type(event.get("index")) is int:
                     current = event["index"]
                     clock = _Clock(self.pid, self.config.load_timeout)  # each cell its budget, the load a few
-                elif event.get("event") == "refused" and isinstance(event.get("name"), str):
-                    self.refused = self.refused or event["name"]
+                elif event.get("event") == "refused" and isinstance(event.get("name"), str) and isinstance(event.get("defines"), list):
+                    for name in event["defines"]:
+                        if isinstance(name, str):
+                            self.refused.setdefault(name, event["name"])
                 elif event.get("event") == "loaded":
                     return True
                 else:
@@ -377,8 +379,6 @@ class Session:
         ``memory``: a list to which the growth of the worker's peak resident memory during the
         call (bytes, read from /proc by this side) is appended."""
         self.ensure_started(tuple(sorted(set(own_work or ()))))
-        if self.refused:
-            return Outcome("delegated", self.refused)
         clock = _Clock(self.pid, max(cpu_budget, 0.01))
         try:
             base = _reset_peak_memory(self.pid) if memory is not None else 0
@@ -398,6 +398,8 @@ class Session:
             return Outcome("crashed")
         outcome = _interpret(reply)
         outcome.cpu = clock.used()
+        if outcome.kind == "missing" and outcome.value in self.refused:  # its definition reached for needle's
+            return Outcome("delegated", self.refused[outcome.value], cpu=outcome.cpu)
         return outcome
 
 

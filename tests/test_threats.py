@@ -172,8 +172,7 @@ for message in ({"event": "ready", "enforced": {"landlock": "\\x1b[31mfake", "se
 
 THREAD_BOMB = '''
 import threading, time
-_end = time.monotonic() + 15
-while time.monotonic() < _end:
+while time.process_time() < 60:  # past any load budget, in CPU time (a loaded machine changes nothing)
     try:
         threading.stack_size(32768)
         threading.Thread(target=time.sleep, args=(60,)).start()
@@ -223,13 +222,10 @@ CUSTOM_EXCEPTION = '''
 class ValueError(Exception):
     pass
 
-class Secret_leak_42(Exception):
-    pass
-
 def graph_depth(t) -> int:
     if len(t.inputs) == 0:
-        raise ValueError("a class of mine named like a built-in")
-    raise Secret_leak_42()
+        raise ValueError("runtime-" + str(7 * 6))
+    raise type("Secret_" + str(len(t.inputs)), (Exception,), {})()
 '''
 
 
@@ -599,7 +595,7 @@ def test_running_out_of_inodes_costs_only_the_writer(batch):
 
 
 def test_a_thread_bomb_costs_only_its_own_cell(batch):
-    """9.2: no thread starts in a worker; the cell runs until its load deadline and is skipped."""
+    """9.2: no thread starts in a worker; the cell runs until its load budget (CPU time) and is skipped."""
     assert score(batch, "thread_bomb") == points(NB1, "1.1")
 
 
@@ -622,9 +618,11 @@ def test_no_worker_outlives_its_notebook(batch):
 
 
 def test_exception_names_are_repeated_only_for_common_built_ins(batch):
-    """9.10: a class of the submission's named like a built-in, or any other name, is 'an exception'."""
+    """9.10: a class of the submission's named like a built-in, or any name made at run time, is
+    'an exception'; what the code computed never shows, only its line as written."""
     lost = messages(batch, "custom_exception")
-    assert lost and all("Secret" not in m and "raised ValueError" not in m for m in lost)
+    assert lost and all("raised an exception at line" in m for m in lost)
+    assert all("runtime-42" not in m and "Secret_1" not in m and "Secret_2" not in m for m in lost)
 
 
 def test_symbolic_links_are_refused(batch):

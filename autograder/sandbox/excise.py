@@ -24,7 +24,7 @@ import types
 
 from needle.trace import needle_object
 
-STUB_GLOBAL = "__needle_excised__"  # the stub's one global: a function that raises Refused
+PLACEHOLDER = "__needle_refused__"  # in the stub's constants, replaced by the Refused it raises
 
 
 class Refused(BaseException):
@@ -36,26 +36,25 @@ class Refused(BaseException):
         self.name = name
 
 
-def _raise_refused(name):
-    raise Refused(name)
-
-
 def _stub_code(name: str, freevars: tuple[str, ...]) -> types.CodeType:
-    """Code of ``def f(*args, **kwargs): __needle_excised__(name)`` with ``freevars``."""
+    """Code of ``def f(*args, **kwargs): raise Refused(name)`` with ``freevars``. The exception
+    is one of the code's constants: the stub looks up no name, so a copy of this code in a
+    function with other globals (a student's) raises the same."""
     body = f"        ({', '.join(freevars)},)\n" if freevars else ""
     source = (
         "def _outer():\n"
         + "".join(f"    {v} = None\n" for v in freevars)
         + "    def stub(*args, **kwargs):\n"
         + body
-        + f"        {STUB_GLOBAL}({name!r})\n"
+        + f"        raise {PLACEHOLDER!r}\n"
         + "    return stub\n"
     )
     outer = compile(source, f"<excised {name}>", "exec").co_consts[0]
     code = next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == "stub")
     if code.co_freevars != freevars:
         raise ValueError(f"cannot excise {name}: free variables {freevars} in another order")
-    return code
+    refused = Refused(name)
+    return code.replace(co_consts=tuple(refused if c == PLACEHOLDER else c for c in code.co_consts))
 
 
 def _scrub(code: types.CodeType) -> None:
@@ -99,7 +98,7 @@ def _classes(obj) -> list[type]:
 def _refusing_class(cls: type, name: str) -> None:
     """``cls(...)`` and ``class X(cls)`` raise Refused from now on."""
     def refuse(*args, **kwargs):
-        _raise_refused(name)
+        raise Refused(name)
 
     cls.__init__ = refuse
     cls.__init_subclass__ = classmethod(refuse)
@@ -115,7 +114,6 @@ def excise(names: list[str]) -> list[str]:
             if fn.__code__.co_filename.startswith("<excised"):
                 continue  # covered by an earlier name
             qualified = f"{fn.__module__}.{fn.__qualname__}"
-            fn.__globals__[STUB_GLOBAL] = _raise_refused
             key = (name, fn.__code__.co_freevars)
             if key not in stubs:
                 stubs[key] = _stub_code(name, fn.__code__.co_freevars)

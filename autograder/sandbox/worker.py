@@ -11,6 +11,8 @@ which the trusted side judges against values it computes itself.
 """
 from __future__ import annotations
 
+import ast
+import builtins
 import sys
 import types
 
@@ -20,11 +22,35 @@ from ..probing import Missing
 from . import confine, excise, protocol
 
 
+def _defines(statement: ast.stmt) -> list[str]:
+    """Names a top-level statement binds (def, class, import, plain assignment)."""
+    if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [statement.name]
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return [(a.asname or a.name).split(".")[0] for a in statement.names]
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        return [n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name)]
+    return []
+
+
 def _compile_cell(index: int, source: str):
+    """The cell as a list of (code, names it defines), one per top-level statement, or None
+    when it does not compile (it then defines nothing, as in a kernel)."""
+    import __future__
+
     try:
-        return compile(strip_magics(source), f"<cell {index}>", "exec")
+        tree = ast.parse(strip_magics(source), f"<cell {index}>")
+        out, flags = [], 0
+        for statement in tree.body:
+            if isinstance(statement, ast.ImportFrom) and statement.module == "__future__":  # applies to the rest too
+                for alias in statement.names:
+                    flags |= getattr(getattr(__future__, alias.name, None), "compiler_flag", 0)
+            out.append((compile(ast.Module([statement], []), f"<cell {index}>", "exec", flags=flags, dont_inherit=True),
+                        _defines(statement)))
+        return out
     except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError):
-        return None  # a cell that does not compile defines nothing, as in a kernel
+        return None
 
 
 def _refused_name(exc: BaseException) -> str:
@@ -36,6 +62,11 @@ def _refused_name(exc: BaseException) -> str:
             return exc.name if type(exc.name) is str else ""
         exc, seen = exc.__context__, seen + 1
     return ""
+
+
+# Taken before any student code runs (a submission may rebind the names in builtins).
+_BUILTIN_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
+                       if isinstance(value, type) and issubclass(value, BaseException)}
 
 
 def _no_recursion_limit_changes(limit):
@@ -61,15 +92,19 @@ def main(argv: list[str]) -> int:
 def serve(send, in_fd, cells, handlers, enforced) -> None:
     send({"event": "ready", "enforced": enforced})
     ns = {"__name__": "__main__"}
-    for index, code in cells:
+    for index, statements in cells:
         send({"event": "cell", "index": index})
-        if code is not None:
+        for code, defines in statements or ():
             try:
                 exec(code, ns)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
                 refused = _refused_name(exc)
-                if refused:
-                    send({"event": "refused", "index": index, "name": refused})
+                if not refused:
+                    break  # as in a kernel, the rest of the cell does not run
+                # A statement that reached for what this worker removed (a demo line calling
+                # needle's backward, a class deriving from needle's): that statement alone is
+                # lost; the names it would have defined are reported with needle's name.
+                send({"event": "refused", "index": index, "name": refused, "defines": defines})
     send({"event": "loaded"})
     while True:
         try:
@@ -94,5 +129,7 @@ def answer(request, ns, handlers) -> dict:
         refused = _refused_name(exc)
         if refused:
             return {"delegated": refused}
-        return {"raised": type(exc).__name__, "info": hints.classify(exc)}
+        kind = type(exc)
+        builtin = kind is _BUILTIN_EXCEPTIONS.get(kind.__name__)  # not a class of the submission's so named
+        return {"raised": kind.__name__ if builtin else "", "info": hints.classify(exc)}
     return {"ok": plaindata.to_plain(value)}
