@@ -485,8 +485,6 @@ class GradientReport:
     checked: str  # "gradient": each op's gradient; "adjoint": each node's .grad
     nodes: list
     first_wrong: WrongNode | None
-    rtol: float
-    atol: float
 
     @property
     def ok(self) -> bool:
@@ -576,7 +574,7 @@ def debug_gradients(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: fl
         check, wrong = _check_op(v, g, eps, rtol, atol)
         checks.append(check)
         first = first or wrong
-    return GradientReport(output, "gradient", checks, first, rtol, atol)
+    return GradientReport(output, "gradient", checks, first)
 
 
 def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: float = 1e-4,
@@ -616,7 +614,7 @@ def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: flo
         checks.append(NodeCheck(v, _op_name(v), [_shape(value)], error, not problem, problem))
         if problem and first is None:
             first = WrongNode(v, _op_name(v), None, [value], want, got, problem)
-    return GradientReport(output, "adjoint", checks, first, rtol, atol)
+    return GradientReport(output, "adjoint", checks, first)
 
 
 def _graph(output, who: str) -> list:

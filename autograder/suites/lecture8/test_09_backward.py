@@ -344,7 +344,7 @@ def test_backward_many_paths(observe):
     n = 60
     fib = [0, 1]
     while len(fib) < n + 3:
-        fib.append(fib[-1] + fib[-2])
+        fib.append(fib[-2] + fib[-1])
     xs = P.ladder_values(n)
     number = {id(v): i for i, v in enumerate(P.nodes_of(xs[-1]))}
     adjoint = {number[id(x)]: float(fib[n + 2 - j]) for j, x in enumerate(xs)}

@@ -5,10 +5,8 @@ module's own (the trusted side builds the same graph and numbers it the same way
 import needle as ndl
 import numpy as np
 from autograder.probing import need, probe
-from needle import ops
+from needle import models, nn, ops
 from needle.autograd import TensorTuple, Value
-from needle.models import MultiPathScaleAdd
-from needle.nn import L2Loss
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
 
@@ -36,11 +34,10 @@ def nodes_of(*roots) -> list:
 def two_path_named(x=2.0, y=2.0):
     """The lecture's model, L = (h - y)^2 with h = MultiPathScaleAdd()(x) = (x s0 + b0) + (x s1 + b1),
     and its named nodes."""
-    model = MultiPathScaleAdd()
-    xt = ndl.Tensor([x], requires_grad=False)
+    model, xt = models.MultiPathScaleAdd(), ndl.Tensor([x], requires_grad=False)
     f0, f1 = model.path0(xt), model.path1(xt)
     h = f0 + f1
-    loss = L2Loss()(h, ndl.Tensor([y], requires_grad=False))
+    loss = nn.L2Loss()(h, ndl.Tensor([y], requires_grad=False))
     return loss, {"loss": loss, "h": h, "f0": f0, "f1": f1, "s0": model.path0.s, "b0": model.path0.b,
                   "s1": model.path1.s, "b1": model.path1.b}
 
@@ -77,18 +74,17 @@ def ladder(n: int):
 
 def naive_loop(n: int):
     """The lecture's loop w = w + (-lr) * grad: n adds, each with a detached constant."""
-    w = ndl.Tensor([1.0, 2.0])
-    grad = ndl.Tensor([0.5, 0.5], requires_grad=False)
+    w, step = ndl.Tensor([1.0, 2.0], requires_grad=True), ndl.Tensor([0.5, 0.5], requires_grad=False)
     for _ in range(n):
-        w = w + (-0.1) * grad
+        w = w + (-0.1) * step
     return w
 
 
 def tuple_graph():
     """t = fused_add_scalars(a, 1, 2); out = t[0] * t[1] + t[0]: the tuple node is used three times."""
     a = ndl.Tensor([1.0, 2.0], dtype="float64")
-    t = ops.fused_add_scalars(a, 1.0, 2.0)
-    return t[0] * t[1] + t[0]
+    pair = ops.fused_add_scalars(a, 1.0, 2.0)
+    return pair[0] * pair[1] + pair[0]
 
 
 def two_outputs():
