@@ -13,7 +13,8 @@ present); originality flags (``--originality``: an originality.csv); then, per n
 score distributions of the notebook and of each task and every test's failure rate.
 
 Rates count the students who submitted the notebook: a notebook not submitted (reason "not
-submitted") is counted apart, not as a failure of every test. A failed test whose student code
+submitted") is counted apart, not as a failure of every test. A late notebook's ``late_penalty``
+row counts in its score (the penalty) and marks it late; it is no test. A failed test whose student code
 raised NotImplementedError is the stub left in place: counted as "not attempted", not as a
 misconception.
 """
@@ -30,7 +31,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .report import CSV_HEADER, _cell, write_atomic
+from .report import CSV_HEADER, LATE_TEST, _cell, write_atomic
 from .submissions import printable
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
@@ -65,6 +66,10 @@ class Row:
     @property
     def passed(self) -> bool:
         return self.status == "passed"
+
+    @property
+    def is_test(self) -> bool:
+        return self.test != LATE_TEST
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -202,7 +207,7 @@ def analyse(rows: list[Row], originality: list[dict] | None = None) -> Insights:
     for r in rows:
         by_submission[(r.assignment, r.notebook, r.student)].append(r)
     notebooks = sorted({(r.assignment, r.notebook) for r in rows})
-    tasks = {nb: sorted({r.task for r in rows if (r.assignment, r.notebook) == nb}, key=task_order) for nb in notebooks}
+    tasks = {nb: sorted({r.task for r in rows if (r.assignment, r.notebook) == nb and r.is_test}, key=task_order) for nb in notebooks}
     notebook_scores: dict = defaultdict(dict)
     task_scores: dict = defaultdict(dict)
     not_submitted: dict = defaultdict(list)
@@ -218,6 +223,7 @@ def analyse(rows: list[Row], originality: list[dict] | None = None) -> Insights:
             not_submitted[(assignment, notebook)].append(student)
             continue
         notebook_scores[(assignment, notebook)][student] = (sum(r.score for r in tests), sum(r.max_score for r in tests))
+        tests = [r for r in tests if r.is_test]  # the late penalty counted in the score above
         for task in {r.task for r in tests}:
             mine = [r for r in tests if r.task == task]
             task_scores[(assignment, notebook, task)][student] = (sum(r.score for r in mine), sum(r.max_score for r in mine))

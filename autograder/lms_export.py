@@ -30,13 +30,14 @@ CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 def totals(grades_dir: Path, assignment: str | None = None) -> tuple[list[str], list[str], dict, dict]:
     """(students, assignments, {(student, assignment): points}, {assignment: points possible}).
 
-    ``assignment`` names the assignment of a grades.csv without an ``assignment`` column."""
+    ``assignment`` names the assignment of rows that name none (grades.csv of an older grader)."""
     rows = read_grades(grades_dir)
     if not rows:
         raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} has no rows: nothing was graded")
     if any(not r.assignment for r in rows):
         if not assignment:
-            raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} has no assignment column: name the assignment with --assignment")
+            raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} names no assignment (an older grader wrote it): "
+                                  "name it with --assignment")
         for r in rows:
             r.assignment = r.assignment or assignment
     points: dict = defaultdict(float)

@@ -30,8 +30,8 @@ def class_results() -> list[NotebookResult]:
 
     01: test_a (1.1) everybody passes; test_b (1.1) six students fail with RESET_HINT, s09 left
     the stub (test_a passes without it); test_c (1.2) only s00 passes (a hard test), the others fail with an IndexError at
-    their own line (3 or 7: one hint). 02: test_d (2.1), s01 did not submit, s02 was late, s03
-    is flagged for review; s04 fails it.
+    their own line (3 or 7: one hint). 02: test_d (2.1), s01 did not submit, s02 was two hours
+    late (a penalty of 1 point: grades.csv's late_penalty row), s03 is flagged for review; s04 fails it.
     """
     results = []
     for i, s in enumerate(STUDENTS):
@@ -42,36 +42,34 @@ def class_results() -> list[NotebookResult]:
               "your code raised NotImplementedError: the stub is not implemented yet" if stub else RESET_HINT),
             t("test_c", "1.2", 3, i == 0, LINE_HINT.format(3 if i % 2 else 7)),
         ])
-        reason = {"s01": "not submitted", "s02": "late", "s03": "review"}.get(s, "")
+        reason = {"s01": "not submitted", "s03": "review"}.get(s, "")
         second = NotebookResult(s, "02_second", [
             t("test_d", "2.1", 4, s not in ("s01", "s04"), "the shape is wrong: <check the axes>", reason)])
-        if reason and reason != "not submitted":
-            second.tests[0].reason = reason
+        if s == "s02":
+            second.late_seconds, second.penalty = 7200.0, 1.0
         results += [first, second]
     return results
 
 
-def with_reason_column(grades_csv: Path, results: list[NotebookResult] | None) -> None:
-    """grades.csv with a ``reason`` column from ``results`` (None: without the column)."""
-    reasons = {(r.student, r.notebook, x.test): x.reason for r in results or [] for x in r.tests}
-    rows = list(csv.DictReader(grades_csv.open(newline="")))
-    fields = [f for f in rows[0] if f != "reason"] + (["reason"] if results is not None else [])
+def without_columns(grades_csv: Path, *names: str) -> None:
+    """grades.csv as an older grader wrote it: without the columns ``names`` (and, without a
+    reason column, without the late_penalty rows, which came with it)."""
+    rows = [row for row in csv.DictReader(grades_csv.open(newline="")) if "reason" not in names or row["test"] != report.LATE_TEST]
     buf = io.StringIO()
-    writer = csv.DictWriter(buf, fields, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(buf, [f for f in rows[0] if f not in names], extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    for row in rows:
-        if results is not None:
-            row["reason"] = reasons[(row["student"], row["notebook"], row["test"])]
-        writer.writerow(row)
+    writer.writerows(rows)
     grades_csv.write_text(buf.getvalue())
 
 
 def make_grades(folder: Path, reasons: bool = True) -> Path:
-    results = class_results()
-    for r in results:
+    """The class as the grader's report writer writes it (grades.csv with its reason column; as
+    an older grader wrote it, without its added columns, when not ``reasons``)."""
+    for r in class_results():
         report.save_result(folder, r)
     report.write_reports(folder)
-    with_reason_column(folder / "grades.csv", results if reasons else None)
+    if not reasons:
+        without_columns(folder / "grades.csv", "assignment", "task", "reason")
     return folder
 
 
@@ -94,7 +92,15 @@ def test_failure_rates_count_the_students_who_submitted(grades: Path) -> None:
     assert (stats(insights, "test_d").passed, stats(insights, "test_d").failed) == (8, 1)
     assert insights.not_submitted == {("", "02_second"): ["s01"]}
     assert stats(insights, "test_b").name == "what test_b checks"
-    assert stats(insights, "test_b").task == "1.1"  # from results.json: grades.csv has no task column here
+    assert stats(insights, "test_b").task == "1.1"
+    assert report.LATE_TEST not in {s.test for s in insights.tests}  # the late penalty is no test
+    assert insights.tasks[("", "02_second")] == ["2.1"]
+    assert insights.notebook_scores[("", "02_second")]["s02"] == (3.0, 4.0)  # 4 points, 1 taken for lateness
+
+
+def test_without_the_added_columns_tasks_come_from_results_json(tmp_path: Path) -> None:
+    insights = ins.analyse(ins.read_grades(make_grades(tmp_path / "grades", reasons=False)))
+    assert stats(insights, "test_b").task == "1.1" and stats(insights, "test_d").task == "2.1"
 
 
 def test_without_a_reason_column_nothing_is_excluded_or_marked(tmp_path: Path) -> None:
@@ -198,24 +204,31 @@ def test_bad_input_is_named(tmp_path: Path, capsys) -> None:
 
 # --- export --------------------------------------------------------------------------------------
 def two_assignments(folder: Path) -> Path:
-    """grades.csv with an assignment column: lecture8 (01, 02) and lecture9 (a copy of 01)."""
-    make_grades(folder)
-    rows = list(csv.DictReader((folder / "grades.csv").open(newline="")))
-    for row in rows:
-        row["assignment"] = "lecture8"
-    rows += [dict(row, assignment="lecture9") for row in rows if row["notebook"] == "01_first"]
-    with (folder / "grades.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, list(rows[0]), lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+    """lecture8 (01, 02) and lecture9 (a copy of 01) graded into one folder: the writer then keeps
+    each student's results.json per assignment (<student>/<assignment>/results.json)."""
+    for r in class_results():
+        r.assignment = "lecture8"
+        report.save_result(folder, r)
+        if r.notebook == "01_first":
+            report.save_result(folder, NotebookResult(r.student, r.notebook, r.tests, assignment="lecture9"))
+    report.write_reports(folder)
+    assert (folder / "s00" / "lecture9" / "results.json").is_file()
     return folder
 
 
+def test_two_assignments_are_kept_apart(tmp_path: Path) -> None:
+    insights = ins.analyse(ins.read_grades(two_assignments(tmp_path / "grades")))
+    assert insights.notebooks == [("lecture8", "01_first"), ("lecture8", "02_second"), ("lecture9", "01_first")]
+    hint = next(h for h in insights.hints if h.assignment == "lecture9" and h.task == "1.1")
+    assert (hint.text, len(hint.students)) == (RESET_HINT, 6)  # the hint read from lecture9's results.json
+
+
 def expected_points(student: str) -> dict:
-    """Points of each notebook of class_results(), by hand: test_a 1, test_b 2, test_c 3, test_d 4."""
+    """Points of each notebook of class_results(), by hand: test_a 1, test_b 2, test_c 3, test_d 4
+    (s02: 1 point taken for lateness)."""
     i = int(student[1:])
     first = (1) + (2 if 6 <= i < 9 else 0) + (3 if i == 0 else 0)
-    second = 0 if student in ("s01", "s04") else 4
+    second = 0 if student in ("s01", "s04") else 3 if student == "s02" else 4
     return {"lecture8": first + second, "lecture9": first}
 
 
@@ -240,9 +253,10 @@ def test_moodle_export(tmp_path: Path) -> None:
         s: [expected_points(s)["lecture8"], expected_points(s)["lecture9"]] for s in STUDENTS}
 
 
-def test_export_without_assignment_column_needs_a_name(grades: Path, tmp_path: Path, capsys) -> None:
+def test_export_without_assignment_column_needs_a_name(tmp_path: Path, capsys) -> None:
+    grades = make_grades(tmp_path / "grades", reasons=False)
     out = tmp_path / "moodle.csv"
     assert cli(["export", str(grades), "--format", "moodle", "--out", str(out)]) == 2
-    assert "has no assignment column: name the assignment with --assignment" in capsys.readouterr().err
+    assert "names no assignment (an older grader wrote it): name it with --assignment" in capsys.readouterr().err
     assert cli(["export", str(grades), "--format", "moodle", "--out", str(out), "--assignment", "lecture8"]) == 0
     assert out.read_text().splitlines()[0] == "Username,lecture8"
