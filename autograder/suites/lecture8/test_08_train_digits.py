@@ -23,13 +23,14 @@ OWN_WORK = {
 PROTOTYPE_SEED = 8
 
 
-def digits_like(n: int, seed: int, noise: float = 3.0):
-    """(X, y): n images of 64 integer pixels in 0..16 (float64, like load_digits' data), each
-    a class prototype plus Gaussian noise, and their int64 labels 0..9."""
+def digits_like(n: int, seed: int, noise: float = 3.0, brightest: int = 16):
+    """(X, y): n images of 64 integer pixels in 0..brightest (float64, like load_digits' data),
+    each a class prototype plus Gaussian noise, and their int64 labels 0..9. With the default
+    brightest = 16 and n >= 20 some pixel is 16 (a prototype pixel of 16 plus noise, clipped)."""
     prototypes = np.random.default_rng(PROTOTYPE_SEED).integers(0, 17, size=(10, 64))
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 10, size=n).astype(np.int64)
-    X = np.clip(np.rint(prototypes[y] + rng.normal(0.0, noise, size=(n, 64))), 0, 16)
+    X = np.clip(np.rint(prototypes[y] + rng.normal(0.0, noise, size=(n, 64))), 0, brightest)
     return X, y
 
 
@@ -42,19 +43,42 @@ TRANSFORMS = ("apply the dataset's transforms to each image as an (8, 8, 1) arra
               "then flatten the result to (64,)")
 
 
+MAX_SCALED = ("you divide by the largest pixel of this data (X.max()): divide by 16, the largest possible pixel value "
+              "of load_digits, so that every set of digits is scaled alike, whatever its brightest pixel")
+SHUFFLED = ("dataset[i] returned another sample's pixels: keep row i of X with label i of y, in their order (the "
+            "DataLoader shuffles, the dataset must not)")
+
+
+def features_problem(item, X, i) -> str | None:
+    """What is wrong with the features of dataset[i] (X: the pixels given to the dataset)."""
+    values = item["values"]
+    if values is None or np.shape(values) != (64,):
+        return None  # judged by the shape and type checks
+    if np.allclose(values, X[i] / 16.0, rtol=1e-6, atol=1e-7):
+        return None
+    if X.max() < 16 and np.allclose(values, X[i] / X.max(), rtol=1e-6, atol=1e-7):
+        return MAX_SCALED
+    if any(np.allclose(values, row / 16.0, rtol=1e-6, atol=1e-7) for j, row in enumerate(X) if j != i):
+        return SHUFFLED
+    return FEATURES
+
+
 @graded("8.1", points=2)
-def test_dataset_features(observe):
-    """dataset[i] = (features, label) with 64 float32 features, the pixels scaled to [0, 1]"""
-    X, y = digits_like(40, seed=81)
+def test_dataset_features(observe, submission_seed):
+    """dataset[i] = (features, label) with 64 float32 features, the pixels of row i scaled to [0, 1]"""
+    X, y = digits_like(40, seed=submission_seed + 81)
+    dim, _ = digits_like(40, seed=submission_seed + 84, brightest=12)  # digits whose brightest pixel is 12, not 16
     indices = [0, 7, 39]
-    for X_in in (X, X.astype(np.int64)):  # load_digits gives float64 pixels; integer pixels must work too
+    # load_digits gives float64 pixels; integer pixels must work too, and so must dimmer digits
+    for X_in, X_ref in ((X, X), (X.astype(np.int64), X), (dim, dim)):
         r = observe(P.dataset_items, X=X_in, y=y, indices=indices)
         assert r["len"] == 40, "len(dataset) must be the number of samples (the rows of X)"
         for item, i in zip(r["items"], indices):
             assert item["tuple"], "dataset[i] must return a tuple of two: (features, label)"
             assert item["is_array"], "the features must be a numpy array (the DataLoader stacks them into a batch)"
             assert item["shape"] == [64], "the features must be a flat array of 64 values: reshape the (8, 8, 1) image to (64,)"
-            assert_close(item["values"], X[i] / 16.0, FEATURES, rtol=1e-6, atol=1e-7)
+            problem = features_problem(item, X_ref, i)
+            assert problem is None, problem
             assert item["dtype"] == "float32", "the features must be float32, needle's default dtype (np.float32)"
         b = r["batch"]
         assert b["ok"] and b["x_shape"] == [8, 64] and b["x_dtype"] == "float32", (
@@ -62,24 +86,25 @@ def test_dataset_features(observe):
 
 
 @graded("8.1", points=1)
-def test_dataset_labels(observe):
+def test_dataset_labels(observe, submission_seed):
     """labels stay integer class indices, in every item and in the DataLoader's batches"""
-    X, y = digits_like(30, seed=82)
+    X, y = digits_like(30, seed=submission_seed + 82)
     indices = [0, 5, 29]
     r = observe(P.dataset_items, X=X, y=y, indices=indices)
     for item, i in zip(r["items"], indices):
-        assert item["tuple"] and item["label_is_int"] and item["label"] == y[i], LABELS
+        assert item["tuple"] and item["label_is_int"], LABELS
+        assert item["label"] == y[i], SHUFFLED if features_problem(item, X, i) == SHUFFLED else LABELS
     b = r["batch"]
     assert b["ok"] and b["y_kind"] in ("i", "u"), LABELS
     assert np.array_equal(expect_array(b["y"], LABELS), y[:8]), LABELS
 
 
 @graded("8.1", points=1)
-def test_dataset_transforms(observe):
+def test_dataset_transforms(observe, submission_seed):
     """the transforms are applied to each (8, 8, 1) image when it is read, then flattened"""
     # Judged against the same dataset without transforms, so that a scaling mistake is not
     # counted twice: a left-right mirror of the image must mirror the features.
-    X, y = digits_like(20, seed=83)
+    X, y = digits_like(20, seed=submission_seed + 83)
     indices = [3, 11]
     plain = observe(P.dataset_items, X=X, y=y, indices=indices)
     r = observe(P.dataset_items, X=X, y=y, indices=indices, transforms="flip")
@@ -88,17 +113,32 @@ def test_dataset_transforms(observe):
         "a random transform must draw anew every epoch")
     assert len(r["transform_shapes"]) == len(indices), TRANSFORMS
     assert all(shape == [8, 8, 1] for shape in r["transform_shapes"]), TRANSFORMS
+    # an item without transforms: the same index of the dataset built without them, or (if that
+    # dataset puts its samples in another order, a mistake of its own) any row of X scaled by 16
+    def untransformed(reference):
+        return [np.asarray(reference["values"])] + [row / 16.0 for row in X]
+
+    def mirror(values):
+        return np.flip(np.asarray(values).reshape(8, 8, 1), axis=1).reshape(64)
+
+    def among(values, candidates) -> bool:
+        return values is not None and any(np.allclose(values, c, rtol=1e-6, atol=1e-7) for c in candidates)
+
     for item, reference in zip(r["items"], plain["items"]):
         assert item["tuple"] and item["shape"] == [64] and reference["values"] is not None, TRANSFORMS
-        mirrored = np.flip(np.asarray(reference["values"]).reshape(8, 8, 1), axis=1).reshape(64)
-        assert_close(item["values"], mirrored, TRANSFORMS, rtol=1e-6, atol=1e-7)
+        assert among(item["values"], [mirror(v) for v in untransformed(reference)]), TRANSFORMS
     r = observe(P.dataset_items, X=X, y=y, indices=indices, transforms="empty")  # an empty list: no change
     for item, reference in zip(r["items"], plain["items"]):
         assert item["tuple"] and reference["values"] is not None, TRANSFORMS
-        assert_close(item["values"], reference["values"], TRANSFORMS, rtol=1e-6, atol=1e-7)
+        assert among(item["values"], untransformed(reference)), TRANSFORMS
 
 
 # --- Task 8.2: train_epoch ------------------------------------------------------------------
+# No needle function does Task 8.2's or 8.3's work (needle has no training loop and no accuracy):
+# nothing to excise. Points come from what train_epoch returned and from the model's parameters
+# afterwards, both compared with the loop run here with needle's classes on the same data,
+# model and shuffles. What the optimizer recorded in the worker (steps taken, gradients missing
+# or accumulated) only helps name a mistake.
 STEP = ("train_epoch must update the model once per batch: for every batch of the loader call "
         "loss.backward(), then opt.step() (len(loader) steps per epoch)")
 BACKWARD = ("opt.step() found parameters without a gradient: call loss.backward() after opt.reset_grad() "
@@ -108,16 +148,10 @@ RESET = ("the gradient used at a step includes the gradients of earlier batches:
 MEAN = ("train_epoch must return the mean loss per sample over the whole epoch: add each batch's loss times its "
         "number of samples, then divide by the number of samples (the last batch may be smaller)")
 FLOAT = "train_epoch must return a Python float (build the total from loss.numpy().item())"
-LEARN = ("with your train_epoch the model does not learn (the loss does not fall, held-out accuracy stays low): "
-         "for every batch call opt.reset_grad(), compute the loss, loss.backward(), opt.step()")
-LOOP = ("the mean losses per epoch differ from one SGD step per batch: for every batch call opt.reset_grad(), "
-        "loss = loss_fn(model(X), y), loss.backward(), opt.step(), and record the loss computed before the step")
-
-
-def check_updates(r) -> None:
-    """One step per batch, each with every parameter's gradient."""
-    assert r["steps"] == r["batches"], STEP
-    assert r["missing"] == 0, BACKWARD
+LOOP = ("the model after your epochs differs from one SGD step per batch: for every batch call opt.reset_grad(), "
+        "loss = loss_fn(model(X), y), loss.backward(), opt.step()")
+RECORDED_AFTER = ("train_epoch returned the mean of the losses computed after each step: record each batch's loss "
+                  "before opt.step(), the loss of the parameters the step started from")
 
 
 def full_data_loss(sizes, seed, X, y) -> float:
@@ -128,8 +162,11 @@ def full_data_loss(sizes, seed, X, y) -> float:
     return float(loss.numpy())
 
 
-def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0) -> list:
-    """The loop restated with needle's classes: mean loss per sample of every epoch."""
+def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, variant="right"):
+    """(the mean loss per sample of every epoch, the parameters afterwards) of the loop restated
+    with needle's classes, or of a known mistake: "no_reset" (gradients accumulate over the
+    batches), "no_step" (the model never changes), "mean_of_batches" (the mean of the batch
+    means returned), "after_step" (the loss recomputed after each step recorded)."""
     model = P.make_mlp(seed, sizes)
     loader = P.make_loader(X, y, batch_size, shuffle)
     opt = ndl.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
@@ -137,61 +174,84 @@ def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentu
     np.random.seed(seed + 1)
     out = []
     for _ in range(epochs):
-        total, count = 0.0, 0
+        total, count, means = 0.0, 0, []
         for xb, yb in loader:
-            opt.reset_grad()
+            if variant != "no_reset":
+                opt.reset_grad()
             loss = loss_fn(model(xb), yb)
-            total += loss.numpy().item() * xb.shape[0]
-            count += xb.shape[0]
+            recorded = loss.numpy().item()
             loss.backward()
-            opt.step()
-        out.append(total / count)
-    return out
+            if variant != "no_step":
+                opt.step()
+            if variant == "after_step":
+                recorded = loss_fn(model(xb), yb).numpy().item()
+            total += recorded * xb.shape[0]
+            count += xb.shape[0]
+            means.append(recorded)
+        out.append(float(np.mean(means)) if variant == "mean_of_batches" else total / count)
+    return np.array(out), [np.array(p.numpy(), dtype=np.float64) for p in model.parameters()]
+
+
+def same_params(got, want) -> bool:
+    return len(got) == len(want) and all(
+        np.shape(g) == np.shape(w) and np.allclose(g, w, rtol=1e-4, atol=1e-6) for g, w in zip(got, want))
+
+
+def check_epochs(observe, X, y, **setting):
+    """Run train_epoch through the probe; the model afterwards and the returned means must be
+    those of the loop run here. A wrong model is named by the training mistake it matches, a
+    wrong return value (with the right model) by the return mistake: never one for the other."""
+    r = observe(P.run_epochs, X=X, y=y, **setting)
+    want_values, want_params = reference_epochs(X, y, **setting)
+    if not same_params(r["params"], want_params):
+        if same_params(r["params"], reference_epochs(X, y, **setting, variant="no_step")[1]):
+            raise AssertionError(BACKWARD if r["missing"] and r["steps"] else STEP)
+        if same_params(r["params"], reference_epochs(X, y, **setting, variant="no_reset")[1]):
+            raise AssertionError(RESET)
+        raise AssertionError(STEP if r["steps"] != r["batches"] else LOOP)
+    assert all(r["floats"]), FLOAT
+    values = expect_array(r["values"], MEAN)
+    if not (values.shape == want_values.shape and np.allclose(values, want_values, rtol=1e-4, atol=1e-6)):
+        after = reference_epochs(X, y, **setting, variant="after_step")[0]
+        raise AssertionError(RECORDED_AFTER if np.allclose(values, after, rtol=1e-4, atol=1e-6) else MEAN)
+    return r
 
 
 @graded("8.2", points=2)
-def test_fresh_gradient_every_batch(observe):
+def test_fresh_gradient_every_batch(observe, submission_seed):
     """one SGD step per batch, each on that batch's gradient only"""
-    # Four copies of one batch and lr = 0 (the model never changes): every batch has the same
-    # gradient, so every step must see the same gradient norm. Without reset_grad the k-th step
-    # sees k times the first gradient.
-    Xb, yb = digits_like(8, seed=820)
+    # Four copies of one batch: every step must use that batch's gradient at the current
+    # parameters, not the sum of the gradients of the batches so far.
+    Xb, yb = digits_like(8, seed=submission_seed + 820)
     X, y = np.tile(Xb / 16.0, (4, 1)), np.tile(yb, 4)
-    r = observe(P.run_epochs, X=X, y=y, sizes=[64, 16, 10], seed=3, batch_size=8, shuffle=False, lr=0.0, epochs=2)
-    check_updates(r)
-    norms = expect_array(r["grad_norms"], RESET)
-    assert norms.shape == (8,) and np.all(norms > 0), RESET
-    assert_close(norms / norms[0], np.ones(8), RESET, rtol=1e-4, atol=0)
+    check_epochs(observe, X, y, sizes=[64, 16, 10], seed=3, batch_size=8, shuffle=False, lr=0.2, epochs=2)
 
 
 @graded("8.2", points=2)
-def test_epoch_mean_loss(observe):
+def test_epoch_mean_loss(observe, submission_seed):
     """train_epoch returns the epoch's mean loss per sample, as a Python float"""
     # lr = 0 keeps the model fixed, so the mean loss per sample of every epoch is the loss of
     # the whole data set at once; 100 samples in batches of 16 leave a last batch of 4.
-    X, y = digits_like(100, seed=821)
+    X, y = digits_like(100, seed=submission_seed + 821)
     X = X / 16.0
     sizes, seed = [64, 16, 10], 4
     r = observe(P.run_epochs, X=X, y=y, sizes=sizes, seed=seed, batch_size=16, shuffle=True, lr=0.0, epochs=2)
-    check_updates(r)
-    assert all(r["floats"]), FLOAT
     want = full_data_loss(sizes, seed, X, y)
-    assert_close(r["values"], [want, want], MEAN, rtol=1e-4, atol=1e-6)
+    if not (all(r["floats"]) and np.allclose(r["values"], [want, want], rtol=1e-4, atol=1e-6)):
+        # a loop that took no step per batch is named as such (the optimizer's record: a hint only)
+        assert r["steps"] == r["batches"], STEP
+        assert all(r["floats"]), FLOAT
+        assert_close(r["values"], [want, want], MEAN, rtol=1e-4, atol=1e-6)
+    # the same data with lr > 0: the means of a model that moves, batch after batch
+    check_epochs(observe, X, y, sizes=sizes, seed=seed, batch_size=16, shuffle=True, lr=0.1, epochs=2)
 
 
 @graded("8.2", points=2)
-def test_epoch_trains(observe):
+def test_epoch_trains(observe, submission_seed):
     """a few epochs of train_epoch train a model that classifies held-out data"""
-    X, y = digits_like(300, seed=822)
-    X_eval, y_eval = digits_like(200, seed=823)
-    X, X_eval = X / 16.0, X_eval / 16.0
-    setting = dict(sizes=[64, 32, 10], seed=5, batch_size=30, shuffle=True, lr=0.1, momentum=0.5, epochs=4)
-    r = observe(P.run_epochs, X=X, y=y, X_eval=X_eval, **setting)
-    check_updates(r)
-    values = expect_array(r["values"], LEARN)
-    held_out = float(np.mean(expect_array(r["eval_pred"], LEARN) == y_eval))
-    assert values.shape == (4,) and values[-1] < values[0] and held_out >= 0.8, LEARN
-    assert_close(values, reference_epochs(X, y, **setting), LOOP, rtol=1e-3, atol=1e-5)
+    X, y = digits_like(300, seed=submission_seed + 822)
+    check_epochs(observe, X / 16.0, y, sizes=[64, 32, 10], seed=5, batch_size=30, shuffle=True, lr=0.1, momentum=0.5,
+                 epochs=4)
 
 
 # --- Task 8.3: accuracy ---------------------------------------------------------------------
@@ -213,10 +273,10 @@ def partly_right_classifier(seed: int):
 
 
 @graded("8.3", points=2)
-def test_accuracy_value(observe):
+def test_accuracy_value(observe, submission_seed):
     """accuracy is the fraction of correctly classified samples over the whole loader"""
-    W, b = partly_right_classifier(830)
-    X, y = digits_like(90, seed=831)
+    W, b = partly_right_classifier(submission_seed + 830)
+    X, y = digits_like(90, seed=submission_seed + 831)
     X = X / 16.0
     want = float(np.mean(P.predictions(P.FixedLinear(W, b), X) == y))
     for batch_size, shuffle in ((16, False), (16, True), (90, False)):  # 90 = 5 x 16 + 10
@@ -226,9 +286,9 @@ def test_accuracy_value(observe):
 
 
 @graded("8.3", points=1)
-def test_accuracy_extremes(observe):
+def test_accuracy_extremes(observe, submission_seed):
     """a perfect model scores 1.0, an always-wrong one 0.0"""
-    y = np.random.default_rng(833).integers(0, 10, size=25)
+    y = np.random.default_rng(submission_seed + 833).integers(0, 10, size=25)
     X = np.eye(10)[y]  # one-hot features: logits = x W pick row y of W
     for W, want in ((np.eye(10), 1.0), (np.roll(np.eye(10), 1, axis=1), 0.0)):
         r = observe(P.run_accuracy, W=W, b=np.zeros(10), X=X, y=y, batch_size=8)

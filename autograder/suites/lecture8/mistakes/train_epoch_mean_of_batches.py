@@ -16,4 +16,5 @@ def train_epoch(model, loss_fn, opt, loader):
 }
 MUST_FAIL = ["test_epoch_mean_loss"]
 HINT = "divide by the number of samples"
+NOT_HINTS = ["reset_grad"]
 VISIBLE = True

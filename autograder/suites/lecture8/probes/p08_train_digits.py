@@ -45,7 +45,8 @@ class FixedLinear(ndl.nn.Module):
 
 class CountingSGD(ndl.optim.SGD):
     """needle's SGD that also records, at every step(), how many parameters had no gradient and
-    the norm of the gradients it was given."""
+    the norm of the gradients it was given. A record in the worker: it may shape a hint, the
+    trusted side never grades with it."""
 
     def __init__(self, params, lr, momentum=0.0):
         super().__init__(params, lr=lr, momentum=momentum)
@@ -144,7 +145,8 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8):
 @probe("train_epoch")
 def run_epochs(ns, X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, X_eval=None):
     """train_epoch(model, SoftmaxLoss(), SGD, loader) for ``epochs`` epochs from a fixed model
-    and fixed shuffles; what it returned, what the optimizer saw, and the model afterwards."""
+    and fixed shuffles: what it returned and the model's parameters afterwards (what the trusted
+    side grades), and what the optimizer saw (steps, missing gradients, gradient norms: for hints)."""
     train_epoch = need(ns, "train_epoch")
     model = make_mlp(seed, sizes)
     loader = make_loader(X, y, batch_size, shuffle)
