@@ -278,9 +278,11 @@ def build() -> None:
         {"jupyter-lite-schema-version": 0,
          "jupyter-config-data": {"appName": "needle-course", "litePluginSettings": settings}}, indent=2))
     # The notebooks name the course's local kernel (needle-course): here the Pyodide kernel starts in
-    # its place without asking, and a downloaded notebook still opens with the local kernel.
+    # its place without asking, and a downloaded notebook still opens with the local kernel. Every
+    # cell is put in the page, as the course's JupyterLab does (this JupyterLab's "full" windowing
+    # leaves cells out until scrolled to, and out of the browser's find).
     (STAGE / "overrides.json").write_text(json.dumps(
-        {"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True}}, indent=2))
+        {"@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True, "windowingMode": "defer"}}, indent=2))
 
     comm = pip_download(*KERNEL_WHEELS)
     shutil.rmtree(SITE, ignore_errors=True)
