@@ -2,6 +2,7 @@
 import json
 import math
 import os
+from pathlib import Path
 
 import nbformat
 import numpy as np
@@ -376,3 +377,29 @@ def test_submission_time_reads_nbgrader_timestamp_else_the_file_time(tmp_path):
     assert submission_time(nb) == dt.datetime(2025, 3, 1, 10, 0, 0, 500000, tzinfo=dt.timezone.utc)
     (tmp_path / "timestamp.txt").write_text("NOTE FROM STAFF: on time")  # unreadable: the file's time
     assert submission_time(nb).year == 2023
+
+
+# --- selfcheck: the suite's points against the notebook's grade cells --------------------------
+def test_selfcheck_catches_a_suite_worth_other_points_than_its_grade_cell(tmp_path):
+    import shutil
+
+    from autograder.course import Course
+    from autograder.selfcheck import check_points
+
+    fixture = Path(__file__).parent / "fixtures" / "lecture9"
+    shutil.copytree(fixture / "solutions", tmp_path / "solutions")
+    shutil.copytree(fixture / "suites", tmp_path / "autograder" / "suites")
+    lecture = Course.locate(tmp_path).assignment("lecture9")
+    assert check_points(lecture, "01_square") == []
+    path = lecture.source_notebook("01_square")
+    nb = json.loads(path.read_text())
+    cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "task1_1_tests")
+    cell["metadata"]["nbgrader"]["points"] = 3
+    path.write_text(json.dumps(nb))
+    assert check_points(lecture, "01_square") == [
+        "Task 1.1: the suite's tests are worth 2 points, the notebook's grade cell says 3 (nbgrader caps the gradebook at the cell's points)"]
+    cell["metadata"]["nbgrader"]["grade_id"] = "task1_2_tests"
+    path.write_text(json.dumps(nb))
+    assert check_points(lecture, "01_square") == [
+        "Task 1.1's tests are worth 2 points but the notebook has no grade cell task1_1_tests for it",
+        "Task 1.2 has a grade cell worth 3 points but no test in test_01_square.py"]
