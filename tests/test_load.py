@@ -44,7 +44,7 @@ def _grade(root: Path, out: Path) -> list[tuple]:
                            "--jobs", "2"], capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = csv.DictReader(io.StringIO((out / "grades.csv").read_text()))
-    return sorted((r["student"], r["test"], r["score"], r["status"]) for r in rows)
+    return sorted((r["student"], r["test"], r["score"], r["status"]) for r in rows if r["notebook"] == NB)
 
 
 def _hog():

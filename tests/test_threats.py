@@ -528,11 +528,13 @@ def test_what_the_operating_system_refuses_stays_refused(batch):
 
 
 def test_needles_own_count_is_absent_from_the_worker(batch):
-    """Issue 18: needle's count reached through a copied __code__ or found by walking gc is the
-    excised stub: Task 1.1 scores 0 with "must be your own"; Task 1.2 keeps its points."""
+    """Issue 18: needle's count reached through a copied __code__ is the excised stub (Task 1.1
+    scores 0 with "must be your own"); walking gc finds nothing of it (the zygote's heap is
+    frozen out of gc's lists, and what is there is a stub): a plain failure. Task 1.2 keeps its
+    points in both."""
     for student in ("code_copy", "gc_hunt"):
         assert score(batch, student) == points(NB1, "1.2"), messages(batch, student)
-        assert all("Task 1.1 must be your own" in m for m in messages(batch, student))
+    assert all("Task 1.1 must be your own" in m for m in messages(batch, "code_copy"))
     assert any("code, closure or frame surgery" in f for f in flags(batch, "code_copy"))
     assert any("interpreter's internals" in f for f in flags(batch, "gc_hunt"))
 
