@@ -68,7 +68,8 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
     first step), "late" (the step moves by the buffer as it was, then the buffer takes g: one
     step late), "no_momentum" (p <- p - lr * g whatever the momentum), "none_as_zero" (a
     missing gradient taken as zero: the buffer decays and p still moves by it), "shared" (one
-    buffer for all the parameters, of equal shapes), "uphill" (p <- p + lr * g).
+    buffer for all the parameters, of equal shapes), "uphill" (p <- p + lr * g), "no_lr" (p <- p - g:
+    the learning rate forgotten).
     grads[t][i]: an array, None, or "keep" (the gradient of the previous step stays)."""
     momentum = momentum or 0.0
     params = [f32(a).copy() for a in init]
@@ -100,7 +101,8 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
                 else:
                     bufs[i] = g.copy() if bufs[i] is None else momentum * bufs[i] + g
                 g = bufs[i]
-            params[i] = params[i] + lr * g if rule == "uphill" else params[i] - lr * g
+            step_size = 1.0 if rule == "no_lr" else lr
+            params[i] = params[i] + step_size * g if rule == "uphill" else params[i] - step_size * g
         values.append([p.copy() for p in params])
     return values
 
@@ -136,6 +138,7 @@ SHARED = "the parameters share one momentum buffer: keep one buffer per paramete
 NONE_AS_ZERO = ("a parameter whose grad is None must be skipped entirely: no update, its momentum buffer left as it is "
                 "(not decayed as if the gradient were zero)")
 UPHILL = "step() moved the parameters up the gradient: the update subtracts lr times the gradient"
+NO_LR = "step() moved each parameter by its whole gradient: multiply by the learning rate, the step is -lr times it"
 PLAIN = "SGD without momentum must move every parameter by -lr times its gradient, at every step"
 MOMENTUM = ("SGD with momentum must follow PyTorch's rule: each parameter's buffer decays by the momentum and adds the "
             "gradient, and the parameter moves by -lr times its buffer")
@@ -168,6 +171,8 @@ def trajectory_message(r, init, grads, lr, momentum, fallback) -> str:
         return NONE_AS_ZERO
     if matches("uphill"):
         return UPHILL
+    if matches("no_lr"):
+        return NO_LR
     return fallback
 
 
@@ -303,7 +308,7 @@ def test_sgd_same_gradient_kept(observe, submission_seed):
 # No needle function does Task 5.2's work (needle has no training loop): nothing to excise.
 
 
-def variant_run(setting, epochs, stale=False, variant="right"):
+def variant_run(setting, epochs, stale=False, variant="right", seed=5):
     """(recorded losses, parameters afterwards) of the loop restated with needle's own classes:
     the right loop (reset_grad, forward, record, backward, step) or a known mistake:
     "no_reset" (never reset_grad: gradients accumulate), "reset_at_end" (reset_grad after the
@@ -311,7 +316,7 @@ def variant_run(setting, epochs, stale=False, variant="right"):
     evaluated again after the step is recorded), "forward_once" (the loss computed once before
     the loop, then backward and step on that same graph every epoch), "own_sgd" (the given
     optimizer ignored: plain SGD with the lecture's lr = 0.01 instead)."""
-    model, loss_fn, opt, x, y = P.make_setting(setting, stale)
+    model, loss_fn, opt, x, y = P.make_setting(setting, stale, seed)
     if variant == "own_sgd":
         opt = ndl.optim.SGD(model.parameters(), lr=0.01)
     out = []
@@ -331,8 +336,8 @@ def variant_run(setting, epochs, stale=False, variant="right"):
     return np.array(out), [np.array(p.numpy(), dtype=np.float64) for p in model.parameters()]
 
 
-def variant_losses(setting, epochs, stale=False, variant="right"):
-    return variant_run(setting, epochs, stale, variant)[0]
+def variant_losses(setting, epochs, stale=False, variant="right", seed=5):
+    return variant_run(setting, epochs, stale, variant, seed)[0]
 
 
 def lecture_losses(epochs, lr=0.01):
@@ -359,8 +364,9 @@ ACCUMULATE = ("the gradients accumulate from epoch to epoch: call opt.reset_grad
               "loss.backward() (backward adds into p.grad)")
 STALE = ("gradients left in p.grad before training reached the first step: clear the gradients at the start of every "
          "epoch, before loss.backward(), not after the step")
-NO_STEP = ("train never moved the parameters: in every epoch call opt.step() after loss.backward() (step() moves each "
-           "parameter by the gradient that backward() stored; reset_grad() clears it)")
+NO_STEP = ("train never moved the parameters: in every epoch call opt.step() after loss.backward(), with no "
+           "opt.reset_grad() in between (step() moves each parameter by the gradient that backward() stored, and "
+           "reset_grad() clears it)")
 FORWARD_ONCE = ("train computes the loss once, before the loop: run the model forward in every epoch, so that each "
                 "epoch's loss and gradient are those of the current parameters")
 OWN_OPT = ("train does not use the optimizer it is given: call opt.reset_grad() and opt.step() of the `opt` argument "
@@ -371,23 +377,23 @@ OTHER = ("with another model, loss and optimizer the recorded losses are wrong: 
          "(the model, loss function and optimizer it is given)")
 
 
-def train_message(setting, epochs, stale, r, fallback) -> str:
+def train_message(setting, epochs, stale, r, fallback, seed=5) -> str:
     """The one message for recorded losses that are not the right loop's, by the mistake they match."""
     losses, params = r["losses"], r["params"]
-    initial = variant_run(setting, 0, stale)[1]
+    initial = variant_run(setting, 0, stale, seed=seed)[1]
     if same_params(params, initial) and epochs > 1:
         return NO_STEP
-    if close(losses, variant_losses(setting, epochs, stale, "after_step")):
+    if close(losses, variant_losses(setting, epochs, stale, "after_step", seed)):
         return AFTER_STEP
-    if close(losses, variant_losses(setting, epochs, stale, "no_reset")) or (
-            stale and close(losses, variant_losses(setting, epochs, False, "no_reset"))):
+    if close(losses, variant_losses(setting, epochs, stale, "no_reset", seed)) or (
+            stale and close(losses, variant_losses(setting, epochs, False, "no_reset", seed))):
         return ACCUMULATE
-    if stale and close(losses, variant_losses(setting, epochs, stale, "reset_at_end")):
+    if stale and close(losses, variant_losses(setting, epochs, stale, "reset_at_end", seed)):
         return STALE
-    if setting != "lecture" and close(losses, variant_losses(setting, epochs, stale, "own_sgd")):
+    if setting != "lecture" and close(losses, variant_losses(setting, epochs, stale, "own_sgd", seed)):
         return OWN_OPT
     if len(losses) > 1 and np.allclose(losses, losses[0]):
-        forward_once = variant_run(setting, epochs, stale, "forward_once")[1]
+        forward_once = variant_run(setting, epochs, stale, "forward_once", seed)[1]
         return FORWARD_ONCE if same_params(params, forward_once) else CONSTANT
     return fallback
 
@@ -406,11 +412,11 @@ def recorded(r, epochs):
     return losses
 
 
-def check_train(observe, setting, epochs, want, fallback, stale=False):
-    r = observe(P.run_train, setting=setting, epochs=epochs, stale=stale)
+def check_train(observe, setting, epochs, want, fallback, stale=False, seed=5):
+    r = observe(P.run_train, setting=setting, epochs=epochs, stale=stale, seed=seed)
     losses = recorded(r, epochs)
     if not close(losses, want):
-        raise AssertionError(train_message(setting, epochs, stale, r, fallback))
+        raise AssertionError(train_message(setting, epochs, stale, r, fallback, seed))
     return r
 
 
@@ -434,6 +440,8 @@ def test_train_returns_floats(observe):
             raise AssertionError({
                 "Tensor": ("train recorded the loss Tensors themselves: record Python floats (a Tensor kept in the "
                            "list keeps its whole graph alive)"),
+                "detached Tensor": ("train recorded detached loss Tensors: record Python floats, the loss's single "
+                                    "element (a Tensor, even without a graph, is not a number)"),
                 "array": "train recorded numpy arrays: record Python floats, the array's single element",
                 "numpy scalar": "train recorded numpy scalars (as indexing the loss's array gives): record Python floats",
             }.get(kinds[0], "train must record Python floats"))
@@ -442,14 +450,15 @@ def test_train_returns_floats(observe):
 
 
 @graded("5.2", points=2)
-def test_train_other_models(observe):
+def test_train_other_models(observe, submission_seed):
     """train works unchanged with another model, loss and optimizer"""
     # lr = 0.02 on the lecture's model: 4 * 0.36^k by hand (lecture_losses); the others against
     # the right loop run here with needle's classes
     check_train(observe, "lr_002", 6, lecture_losses(6, lr=0.02), OTHER)
     check_train(observe, "lecture_0d", 5, lecture_losses(5), OTHER)
-    for setting, epochs in (("momentum", 12), ("mlp_adam", 15), ("linear", 8)):
-        check_train(observe, setting, epochs, variant_losses(setting, epochs), OTHER)
+    for setting, epochs in (("momentum", 12), ("mlp_adam", 15), ("linear", 8)):  # the MLP's data per submission
+        seed = submission_seed + 501
+        check_train(observe, setting, epochs, variant_losses(setting, epochs, seed=seed), OTHER, seed=seed)
 
 
 @graded("5.2", points=1)

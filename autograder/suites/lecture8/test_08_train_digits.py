@@ -39,6 +39,7 @@ FEATURES = ("the features must be the pixel values divided by 16 (load_digits' p
             "so that they lie in [0, 1]")
 LABELS = ("each label must stay an integer class index equal to y[i] (an int or np.int64; not a float, not one-hot): "
           "labels index the classes (np.eye(10)[y] needs integers, and so does PyTorch's cross-entropy)")
+ARRAY = "the features must be a numpy array (the DataLoader stacks them into a batch)"
 TRANSFORMS = ("apply the dataset's transforms to each image as an (8, 8, 1) array, self.apply_transforms(image), "
               "then flatten the result to (64,)")
 
@@ -75,7 +76,7 @@ def test_dataset_features(observe, submission_seed):
         assert r["len"] == 40, "len(dataset) must be the number of samples (the rows of X)"
         for item, i in zip(r["items"], indices):
             assert item["tuple"], "dataset[i] must return a tuple of two: (features, label)"
-            assert item["is_array"], "the features must be a numpy array (the DataLoader stacks them into a batch)"
+            assert item["is_array"], ARRAY
             assert item["shape"] == [64], "the features must be a flat array of 64 values: reshape the (8, 8, 1) image to (64,)"
             problem = features_problem(item, X_ref, i)
             assert problem is None, problem
@@ -95,6 +96,7 @@ def test_dataset_labels(observe, submission_seed):
         assert item["tuple"] and item["label_is_int"], LABELS
         assert item["label"] == y[i], SHUFFLED if features_problem(item, X, i) == SHUFFLED else LABELS
     b = r["batch"]
+    assert b["ok"] or all(item["is_array"] for item in r["items"]), ARRAY  # the batch fails on the features
     assert b["ok"] and b["y_kind"] in ("i", "u"), LABELS
     assert np.array_equal(expect_array(b["y"], LABELS), y[:8]), LABELS
 
@@ -125,6 +127,7 @@ def test_dataset_transforms(observe, submission_seed):
         return values is not None and any(np.allclose(values, c, rtol=1e-6, atol=1e-7) for c in candidates)
 
     for item, reference in zip(r["items"], plain["items"]):
+        assert reference["is_array"] or not reference["tuple"], ARRAY
         assert item["tuple"] and item["shape"] == [64] and reference["values"] is not None, TRANSFORMS
         assert among(item["values"], [mirror(v) for v in untransformed(reference)]), TRANSFORMS
     r = observe(P.dataset_items, X=X, y=y, indices=indices, transforms="empty")  # an empty list: no change
@@ -150,6 +153,8 @@ MEAN = ("train_epoch must return the mean loss per sample over the whole epoch: 
 FLOAT = "train_epoch must return a Python float (build the total from loss.numpy().item())"
 LOOP = ("the model after your epochs differs from one SGD step per batch: for every batch call opt.reset_grad(), "
         "loss = loss_fn(model(X), y), loss.backward(), opt.step()")
+ZERO_GRAD = ("train_epoch calls opt.zero_grad(), PyTorch's name: the course's optimizers (your SGD of notebook 05 "
+             "among them) have reset_grad() and step() only")
 RECORDED_AFTER = ("train_epoch returned the mean of the losses computed after each step: record each batch's loss "
                   "before opt.step(), the loss of the parameters the step started from")
 
@@ -202,6 +207,7 @@ def check_epochs(observe, X, y, **setting):
     those of the loop run here. A wrong model is named by the training mistake it matches, a
     wrong return value (with the right model) by the return mistake: never one for the other."""
     r = observe(P.run_epochs, X=X, y=y, **setting)
+    assert not r.get("called_zero_grad"), ZERO_GRAD
     want_values, want_params = reference_epochs(X, y, **setting)
     if not same_params(r["params"], want_params):
         if same_params(r["params"], reference_epochs(X, y, **setting, variant="no_step")[1]):
@@ -236,6 +242,7 @@ def test_epoch_mean_loss(observe, submission_seed):
     X = X / 16.0
     sizes, seed = [64, 16, 10], 4
     r = observe(P.run_epochs, X=X, y=y, sizes=sizes, seed=seed, batch_size=16, shuffle=True, lr=0.0, epochs=2)
+    assert not r.get("called_zero_grad"), ZERO_GRAD
     want = full_data_loss(sizes, seed, X, y)
     if not (all(r["floats"]) and np.allclose(r["values"], [want, want], rtol=1e-4, atol=1e-6)):
         # a loop that took no step per batch is named as such (the optimizer's record: a hint only)
@@ -272,17 +279,37 @@ def partly_right_classifier(seed: int):
     return W, rng.normal(0.0, 0.1, size=10)
 
 
+BATCHES = ("accuracy divides by the number of batches: divide the number of correctly classified samples by the "
+           "number of samples")
+FLAT_ARGMAX = ("accuracy takes one argmax over the whole batch of logits: take it along the classes, axis 1, one "
+               "prediction per sample")
+
+
+def accuracy_message(value, logits, y, batch_size, fallback) -> str:
+    """The message for a wrong accuracy (unshuffled batches of ``batch_size``), by the slip it matches."""
+    batches = [(logits[k:k + batch_size], y[k:k + batch_size]) for k in range(0, len(y), batch_size)]
+    correct = sum(int((lg.argmax(axis=1) == yb).sum()) for lg, yb in batches)
+    flat = sum(int((lg.argmax() == yb).sum()) for lg, yb in batches) / len(y)
+    if np.isclose(value, correct / len(batches)):
+        return BATCHES
+    if np.isclose(value, flat) and not np.isclose(flat, correct / len(y)):
+        return FLAT_ARGMAX
+    return fallback
+
+
 @graded("8.3", points=2)
 def test_accuracy_value(observe, submission_seed):
     """accuracy is the fraction of correctly classified samples over the whole loader"""
     W, b = partly_right_classifier(submission_seed + 830)
     X, y = digits_like(90, seed=submission_seed + 831)
     X = X / 16.0
+    logits = X @ W + b
     want = float(np.mean(P.predictions(P.FixedLinear(W, b), X) == y))
-    for batch_size, shuffle in ((16, False), (16, True), (90, False)):  # 90 = 5 x 16 + 10
-        r = observe(P.run_accuracy, W=W, b=b, X=X, y=y, batch_size=batch_size, shuffle=shuffle, seed=832)
+    for batch_size, shuffle in ((16, False), (90, False), (16, True)):  # 90 = 5 x 16 + 10
+        r = observe(P.run_accuracy, W=W, b=b, X=X, y=y, batch_size=batch_size, shuffle=shuffle, seed=submission_seed + 832)
         assert r["is_float"], ACC_FLOAT
-        assert_close(r["value"], want, ACCURACY, rtol=1e-6, atol=1e-9)
+        if not np.isclose(r["value"], want, rtol=1e-6, atol=1e-9):
+            raise AssertionError(ACCURACY if shuffle else accuracy_message(r["value"], logits, y, batch_size, ACCURACY))
 
 
 @graded("8.3", points=1)
@@ -293,4 +320,5 @@ def test_accuracy_extremes(observe, submission_seed):
     for W, want in ((np.eye(10), 1.0), (np.roll(np.eye(10), 1, axis=1), 0.0)):
         r = observe(P.run_accuracy, W=W, b=np.zeros(10), X=X, y=y, batch_size=8)
         assert r["is_float"], ACC_FLOAT
-        assert_close(r["value"], want, EXTREMES, rtol=0, atol=1e-9)
+        if not np.isclose(r["value"], want, rtol=0, atol=1e-9):
+            raise AssertionError(accuracy_message(r["value"], X @ W, y, 8, EXTREMES))

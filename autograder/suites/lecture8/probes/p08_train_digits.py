@@ -43,16 +43,21 @@ class FixedLinear(ndl.nn.Module):
         return x @ self.weight + ndl.ops.broadcast_to(self.bias, (x.shape[0], self.bias.shape[1]))
 
 
-class CountingSGD(ndl.optim.SGD):
-    """needle's SGD that also records, at every step(), how many parameters had no gradient and
-    the norm of the gradients it was given. A record in the worker: it may shape a hint, the
-    trusted side never grades with it."""
+class CountingSGD:
+    """The course's optimizer interface and nothing more (params, reset_grad(), step()), over
+    needle's SGD: a train_epoch that works with it works with the student's own SGD of notebook
+    05. It also records, at every step(), how many parameters had no gradient and the norm of the
+    gradients it was given: a record in the worker, which may shape a hint and never a grade."""
 
     def __init__(self, params, lr, momentum=0.0):
-        super().__init__(params, lr=lr, momentum=momentum)
+        self._sgd = ndl.optim.SGD(params, lr=lr, momentum=momentum)
+        self.params = self._sgd.params
         self.steps = 0
         self.missing = 0
         self.grad_norms = []
+
+    def reset_grad(self):
+        self._sgd.reset_grad()
 
     def step(self):
         self.steps += 1
@@ -63,7 +68,7 @@ class CountingSGD(ndl.optim.SGD):
             else:
                 total += float(np.sum(np.asarray(p.grad.numpy(), dtype=np.float64) ** 2))
         self.grad_norms.append(total ** 0.5)
-        super().step()
+        self._sgd.step()
 
 
 def predictions(model, X) -> np.ndarray:
@@ -153,7 +158,12 @@ def run_epochs(ns, X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=
     opt = CountingSGD(model.parameters(), lr=lr, momentum=momentum)
     loss_fn = ndl.nn.SoftmaxLoss()
     np.random.seed(seed + 1)  # the loader's shuffles
-    returned = [train_epoch(model, loss_fn, opt, loader) for _ in range(epochs)]
+    try:
+        returned = [train_epoch(model, loss_fn, opt, loader) for _ in range(epochs)]
+    except AttributeError as exc:  # a method the course's optimizers do not have (PyTorch's zero_grad)
+        if exc.name != "zero_grad":
+            raise
+        return {"called_zero_grad": True}
     out = {
         "values": np.array([as_number(v) for v in returned], dtype=np.float64),
         "floats": [_is_float(v) for v in returned],
