@@ -1,132 +1,133 @@
-"""Probes for 01_graph_accumulation: graphs built with needle, handed to the student's
-count_graph_nodes / graph_depth."""
+"""Probes for 01_graph_accumulation: graphs built with needle from plain-data descriptions that
+the trusted side chooses (it derives the expected counts and depths from the same descriptions),
+handed to the student's count_graph_nodes / graph_depth.
+
+A probe returns what the student's function returned, and, where it matters, the graph's
+structure afterwards as plain data (which op made each node, from which nodes): the trusted side
+compares it with the structure it expects. The work limits below (reads of ``.inputs``, CPU
+seconds) only ever stop a walk early, so they can cost a point but never earn one: a fast answer
+still has to come within the time limit the grader measures from outside."""
+import sys
+import time
+
 import needle as ndl
 from autograder.probing import need, probe
 from needle.autograd import Value
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
 
-
-# --- graph builders (also used by the trusted side to compute references) -----------------
-def naive_loop(n: int):
-    """The lecture's loop w = w + (-lr) * grad: each step adds a detached constant and an add."""
-    w = ndl.Tensor([1.0, 2.0])
-    grad = ndl.Tensor([0.5, 0.5], requires_grad=False)
-    for _ in range(n):
-        w = w + (-0.1) * grad
-    return w
-
-
-def diamond():
-    """a -> b = 2a -> c = b + b -> d = c * a: b and a are each reached twice."""
-    a = ndl.Tensor([1.0])
-    b = a * 2
-    c = b + b
-    return c * a
-
-
-def self_sum():
-    """c = b + b with b = 2a: b is both inputs of c."""
-    b = ndl.Tensor([1.0]) * 2
-    return b + b
-
-
-def ladder(n: int):
-    """x_{k+1} = x_k + x_{k-1}: the number of paths grows like Fibonacci, nodes linearly."""
-    prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
-    for _ in range(n):
-        prev, cur = cur, cur + prev
-    return cur
-
-
-def unbalanced(long: int, short: int):
-    """Two branches from one leaf, of ``long`` and ``short`` ops, joined by an add."""
-    x = ndl.Tensor([1.0])
-    a, b = x, x
-    for _ in range(long):
-        a = a * 1.5
-    for _ in range(short):
-        b = b + 1.0
-    return a + b
-
-
-def two_leaves():
-    """An op with two distinct leaves, and a constant made by eager auto-detach."""
-    a, b = ndl.Tensor([1.0]), ndl.Tensor([2.0])
-    c = ndl.Tensor([3.0], requires_grad=False) * 2.0  # detached: a single leaf
-    return (a * b) + c
-
-
-def one_op():
-    """x * 2: one op on one leaf."""
-    return ndl.Tensor([1.0]) * 2
-
-
-def leaf():
-    return ndl.Tensor([1.0])
-
-
-BUILDERS = {
-    "naive_loop": naive_loop, "diamond": diamond, "self_sum": self_sum, "ladder": ladder,
-    "unbalanced": unbalanced, "two_leaves": two_leaves, "one_op": one_op, "leaf": leaf,
+# --- graphs, from plain data -------------------------------------------------------------------
+# {"nodes": [[kind, *inputs], ...]}: node i is "leaf" (a Tensor that requires grad), "const" (one
+#     that does not), "add" i j, "mul" i j, "scale" i (x * 1.5) or "shift" i (x + 1.0); the last
+#     node is the one handed to the student. (In eager mode an op none of whose inputs requires
+#     grad returns a detached leaf: the trusted side models that too.)
+# {"naive_loop": n}: the lecture's loop w = w + (-lr) * grad, n times (1 + 2n nodes, n adds deep).
+# {"ladder": n}: x_{k+1} = x_k + x_{k-1} from two leaves, n adds (n + 2 nodes, ~1.6^n paths).
+_OPS = {
+    "add": lambda a, b: a + b,
+    "mul": lambda a, b: a * b,
+    "scale": lambda a: a * 1.5,
+    "shift": lambda a: a + 1.0,
 }
 
 
-def _nodes(t) -> list:
-    """Every node reachable from t (each once, by identity), in a fixed walk order."""
-    seen, stack, out = set(), [t], []
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
-        out.append(v)
-        stack.extend(_INPUTS.__get__(v))
-    return out
+def _from_nodes(nodes) -> list:
+    built = []
+    for kind, *args in nodes:
+        if kind in ("leaf", "const"):
+            built.append(ndl.Tensor([float(len(built) % 7) - 3.0], requires_grad=kind == "leaf"))
+        else:
+            built.append(_OPS[kind](*(built[i] for i in args)))
+    return built
 
 
-def _fingerprint(t) -> list:
-    """(id, number of inputs, is a leaf) of every node: equal before and after a call exactly
-    when the call left the graph's structure alone."""
-    return [(id(v), len(_INPUTS.__get__(v)), v.op is None) for v in _nodes(t)]
+def _naive_loop(n: int) -> list:
+    w = ndl.Tensor([1.0, 2.0])
+    grad = ndl.Tensor([0.5, 0.5], requires_grad=False)
+    built = [w]
+    for _ in range(n):
+        step = (-0.1) * grad  # a detached constant (nothing in it requires grad)
+        w = w + step
+        built += (step, w)
+    return built
 
 
-# The 100,000-step graph takes seconds to build: built once per worker and reused, unless a
-# student's function changed it (then it is rebuilt, so one task's bug never reaches another).
+def _ladder(n: int) -> list:
+    prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
+    built = [prev, cur]
+    for _ in range(n):
+        prev, cur = cur, cur + prev
+        built.append(cur)
+    return built
+
+
+_OP = Value.__dict__["op"]
+
+
+def _snapshot(built: list) -> tuple:
+    """Every built node's op and inputs objects (map with needle's slots: no Python call per
+    node, so that this stays fast under the in-kernel route's tracing too)."""
+    return list(map(_OP.__get__, built)), list(map(_INPUTS.__get__, built))
+
+
+# The 100,000-step graph takes a second to build: built once per worker and reused while its
+# nodes keep their ops and inputs (after a student's function changed it, it is built again).
 _BIG: dict = {}
 
 
-def build(graph: str, **kwargs):
-    if kwargs.get("n", 0) < 10_000:
-        return BUILDERS[graph](**kwargs)
-    key = (graph, tuple(sorted(kwargs.items())))
-    if key in _BIG and _fingerprint(_BIG[key][0]) == _BIG[key][1]:
-        return _BIG[key][0]
+def build(graph: dict) -> list:
+    """Every node of ``graph`` as built, constants included (the last one is its output)."""
+    if "nodes" in graph:
+        return _from_nodes(graph["nodes"])
+    (kind, n), = graph.items()
+    make = {"naive_loop": _naive_loop, "ladder": _ladder}[kind]
+    if n < 10_000:
+        return make(n)
+    if kind in _BIG and _BIG[kind][0] == n and _snapshot(_BIG[kind][1]) == _BIG[kind][2]:
+        return _BIG[kind][1]
     _BIG.clear()
-    t = BUILDERS[graph](**kwargs)
-    _BIG[key] = (t, _fingerprint(t))
-    return t
+    built = make(n)
+    _BIG[kind] = (n, built, _snapshot(built))
+    return built
 
 
-# --- measuring work: how often the student's code reads .inputs ---------------------------
-class _TooMuchWork(BaseException):
-    """Raised inside the student's walk when it has read far more .inputs than a walk that
-    visits each node a few times could. A BaseException: `except Exception` does not hide it."""
+def structure(built: list) -> list:
+    """[op class name or None, [index in ``built`` of each input, -1 for any other object]] of
+    every built node, as it is now: plain data for the trusted side to compare."""
+    index = {id(v): i for i, v in enumerate(built)}
+    out = []
+    for v in built:
+        inputs = v.inputs if isinstance(v.inputs, tuple) else ()
+        out.append([None if v.op is None else type(v.op).__name__, [index.get(id(x), -1) for x in inputs]])
+    return out
 
 
-_reads = [0, 1 << 62]  # [reads so far, budget]
+# --- limits on a walk: reads of .inputs and CPU seconds ------------------------------------------
+class _Stopped(BaseException):
+    """Raised inside the student's walk once it has read .inputs far more often than a walk that
+    visits each node a few times would, or run out of its CPU seconds. A BaseException:
+    ``except Exception`` does not hide it."""
+
+
+TRACED_SLOWDOWN = 5
+_limit = {"reads": 0, "budget": 1 << 62, "until": float("inf"), "why": ""}
 
 
 class _Counted(ndl.Tensor):
-    """A needle Tensor whose .inputs counts its reads (same layout: nodes are re-classed)."""
+    """A needle Tensor whose .inputs counts its reads and checks the CPU clock (same layout:
+    the graph's nodes are re-classed for the walk, and back afterwards)."""
 
     __slots__ = ()
 
     @property
     def inputs(self):
-        _reads[0] += 1
-        if _reads[0] > _reads[1]:
-            raise _TooMuchWork()
+        _limit["reads"] += 1
+        if _limit["reads"] > _limit["budget"]:
+            _limit["why"] = "reads"
+            raise _Stopped()
+        if time.process_time() > _limit["until"]:
+            _limit["why"] = "time"
+            raise _Stopped()
         return _INPUTS.__get__(self)
 
     @inputs.setter
@@ -134,60 +135,57 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _counted(t):
-    for v in _nodes(t):
-        if type(v) is ndl.Tensor:
-            v.__class__ = _Counted
-    return t
-
-
-def _bounded(fn, t, budget: int) -> dict:
-    """fn(t), stopped once it has read .inputs more than ``budget`` times."""
-    _reads[0], _reads[1] = 0, budget
+def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float) -> dict:
+    """fn(output) stopped once it reads .inputs more than ``reads_per_node`` times per node or
+    uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}."""
+    if sys.getprofile() is not None:  # the in-kernel route traces every call: walks run several times slower
+        cpu_seconds *= TRACED_SLOWDOWN
+    for v in built:
+        v.__class__ = _Counted
+    _limit.update(reads=0, budget=reads_per_node * len(built), until=time.process_time() + cpu_seconds, why="")
     try:
-        return {"value": fn(t), "aborted": False}
-    except _TooMuchWork:
-        return {"value": None, "aborted": True}
+        return {"value": fn(built[-1]), "stopped": ""}
+    except _Stopped:
+        return {"value": None, "stopped": _limit["why"]}
     finally:
-        _reads[1] = 1 << 62
+        _limit.update(budget=1 << 62, until=float("inf"))
+        for v in built:
+            v.__class__ = ndl.Tensor
 
 
-# --- probes -------------------------------------------------------------------------------
-def _on_leaf(fn):
-    """fn of a fresh leaf (what the trusted side needs to tell an off-by-one from other
-    mistakes), or None if it raised."""
-    try:
-        return fn(ndl.Tensor([1.0]))
-    except Exception:
-        return None
-
-
-def _run(fn, t) -> dict:
-    return {"value": fn(t), "leaf": _on_leaf(fn)}
-
-
-@probe("count_graph_nodes")
-def count_nodes(ns, graph: str, **kwargs):
-    return _run(need(ns, "count_graph_nodes"), build(graph, **kwargs))
-
-
-@probe("graph_depth")
-def depth(ns, graph: str, **kwargs):
-    return _run(need(ns, "graph_depth"), build(graph, **kwargs))
+# --- probes ----------------------------------------------------------------------------------------
+@probe("count_graph_nodes", "graph_depth")
+def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: float = 4.0):
+    """name(output of graph), within the limits; the graph's structure afterwards."""
+    fn = need(ns, name)
+    built = build(graph)
+    result = _limited(fn, built, reads_per_node, cpu_seconds)
+    return result | {"structure": structure(built) if "nodes" in graph else None}
 
 
 @probe("count_graph_nodes", "graph_depth")
-def bounded_work(ns, name: str, graph: str, reads_per_node: int, **kwargs):
-    """name(graph), stopped when it reads .inputs more than reads_per_node times per node."""
+def walks(ns, name: str, graphs: list):
+    """name(output) for each of several small graphs (to tell one mistake from another); an
+    exception gives None there."""
     fn = need(ns, name)
-    t = _counted(build(graph, **kwargs))
-    return _bounded(fn, t, reads_per_node * len(_nodes(t))) | {"leaf": _on_leaf(fn)}
+    out = []
+    for graph in graphs:
+        try:
+            out.append(fn(build(graph)[-1]))
+        except Exception:
+            out.append(None)
+    return out
 
 
 @probe("count_graph_nodes", "graph_depth")
-def leaves_graph_unchanged(ns, name: str, graph: str, **kwargs):
+def seconds(ns, name: str, sizes: list):
+    """CPU seconds name takes on the naive loop's graph of each size (to tell a quadratic walk
+    from a slow one: a hint only, never a point)."""
     fn = need(ns, name)
-    t = build(graph, **kwargs)
-    before = _fingerprint(t)
-    value = fn(t)
-    return {"value": value, "unchanged": before == _fingerprint(t), "leaf": _on_leaf(fn)}
+    out = []
+    for n in sizes:
+        t = build({"naive_loop": n})[-1]
+        start = time.process_time()
+        fn(t)
+        out.append(time.process_time() - start)
+    return out

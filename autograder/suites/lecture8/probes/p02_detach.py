@@ -1,11 +1,12 @@
-"""Probes for 02_detach: tensors built with needle, handed to the student's detach /
-sgd_update / train_fixed; each probe reports plain facts (identities as bools, values as
-arrays, live-tensor counts as ints)."""
+"""Probes for 02_detach: tensors built with needle, handed to the student's detach / sgd_update /
+train_fixed. A probe returns what the student's code returned or left behind, as plain data:
+values as arrays, ops as class names, identities as bools (the only facts that can be seen only
+from inside); the trusted side holds every expected value. Task 2.3's leak is judged by the
+memory the grader measures from outside the worker, never by a count kept in here."""
 import numpy as np
 
 import needle as ndl
 from autograder.probing import need, probe
-from needle.autograd import graph_node_count, live_tensor_count
 
 
 # --- input builders (also used by the trusted side to compute references) -----------------
@@ -56,16 +57,25 @@ def _value(t):
     return None
 
 
-def _changed(grad, array, before: np.ndarray) -> bool:
-    """Whether grad's values, or the array it held before the call, were written to."""
-    return not (np.array_equal(array, before) and isinstance(grad.cached_data, np.ndarray)
-                and np.array_equal(grad.cached_data, before))
+def _leaf_facts(t) -> dict:
+    """What a tensor is as a node: its op's class name (None for a leaf), how many inputs, its
+    requires_grad (None when not a bool)."""
+    op, inputs, rg = t.op, t.inputs, t.requires_grad
+    return {
+        "op": None if op is None else type(op).__name__,
+        "inputs": len(inputs) if isinstance(inputs, tuple) else -1,
+        "requires_grad": rg if type(rg) is bool else None,
+    }
 
 
 # --- Task 2.1: detach ---------------------------------------------------------------------
 @probe("detach")
 def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
+    """detach(t) for t built here. A leaf t has a .grad first (from a backward through 2 t), so
+    that a detach carrying t's .grad over shows."""
     t, x = make_tensor(kind, shape, seed, dtype)
+    if kind == "leaf":
+        (t * 2.0).sum().backward()  # t.grad = 2 everywhere
     array_before = t.cached_data
     op_before, inputs_before, rg_before = t.op, t.inputs, t.requires_grad
     d = need(ns, "detach")(t)
@@ -74,21 +84,21 @@ def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
         "is_tensor": is_tensor,
         "same_object": d is t,
         "shares": is_tensor and d.cached_data is array_before,
-        "op_none": is_tensor and d.op is None,
-        "inputs_empty": is_tensor and isinstance(d.inputs, tuple) and d.inputs == (),
-        "requires_grad_false": is_tensor and d.requires_grad is False,
-        "grad_none": is_tensor and d.grad is None,
         "value": _value(d) if is_tensor else None,
+        "has_grad": is_tensor and d.grad is not None,
         "t_op_same": t.op is op_before,
         "t_inputs_same": isinstance(t.inputs, tuple) and len(t.inputs) == len(inputs_before)
         and all(a is b for a, b in zip(t.inputs, inputs_before)),
-        "t_requires_grad_same": t.requires_grad is rg_before,
+        "t_requires_grad": t.requires_grad if type(t.requires_grad) is bool else None,
         "t_array_same": t.cached_data is array_before,
         "t_value": _value(t),
     }
+    if is_tensor:
+        facts |= _leaf_facts(d)
     # The original still backpropagates into its leaf: d(sum t)/dx = 1 (leaf) or 3 (3x + 1).
     facts["x_grad"] = None
     if kind != "const":
+        x.grad = None
         try:
             t.sum().backward()
             facts["x_grad"] = _value(x.grad)
@@ -104,43 +114,45 @@ def detach_lazy(ns, shape, seed: int):
         t, _ = make_tensor("nonleaf", shape, seed)
         d = need(ns, "detach")(t)
         is_tensor = isinstance(d, ndl.Tensor)
-        return {
+        facts = {
             "is_tensor": is_tensor,
             "same_object": d is t,
             "has_array": is_tensor and isinstance(d.cached_data, np.ndarray),
             "shares": is_tensor and d.cached_data is not None and d.cached_data is t.cached_data,
-            "op_none": is_tensor and d.op is None,
             "value": _value(d) if is_tensor else None,
         }
+        if is_tensor:
+            facts |= _leaf_facts(d)
+        return facts
 
 
 # --- Task 2.2: sgd_update -----------------------------------------------------------------
+def _update_facts(w, w_id: int, result) -> dict:
+    return {
+        "value_error": False,
+        "returned_none": result is None,
+        "value": _value(w),
+        "same_object": id(w) == w_id,
+    } | _leaf_facts(w)
+
+
+def _grad_after(grad, grad_array) -> dict:
+    """grad's values after the call, and the array grad held before the call as it is now."""
+    return {"grad_value": _value(grad), "grad_array_now": grad_array.copy(), "grad_node": _leaf_facts(grad)}
+
+
 @probe("sgd_update")
 def update_once(ns, shape, seed: int, lr: float, dtype: str = "float32", grad_kind: str = "const"):
     w = ndl.Tensor(array(shape, seed, dtype), dtype=dtype)
     grad = make_grad(grad_kind, shape, seed + 1, dtype)
-    grad_array, grad_op, grad_inputs, grad_rg = grad.cached_data, grad.op, grad.inputs, grad.requires_grad
-    grad_before = grad_array.copy()
+    grad_array = grad.cached_data
     w_id = id(w)
     update = need(ns, "sgd_update")
     try:
         result = update(w, grad, lr)
     except ValueError:  # the .data setter refuses a value of another shape or dtype
         return {"value_error": True}
-    return {
-        "value_error": False,
-        "grad_changed": _changed(grad, grad_array, grad_before),
-        "returned_none": result is None,
-        "value": _value(w),
-        "same_object": id(w) == w_id,
-        "op_none": w.op is None,
-        "inputs_empty": isinstance(w.inputs, tuple) and w.inputs == (),
-        "node_count": graph_node_count(w),
-        "requires_grad_true": w.requires_grad is True,
-        "grad_value": _value(grad),
-        "grad_array_now": grad_array.copy(),  # the array grad held before the call, as it is now
-        "grad_graph_same": grad.op is grad_op and grad.inputs == grad_inputs and grad.requires_grad is grad_rg,
-    }
+    return _update_facts(w, w_id, result) | _grad_after(grad, grad_array)
 
 
 @probe("sgd_update")
@@ -153,16 +165,12 @@ def update_references(ns, shape, seed: int, lr: float):
     w_id = id(w)
     grad = make_grad("const", shape, seed + 1)
     grad_array = grad.cached_data
-    grad_before = grad_array.copy()
     update = need(ns, "sgd_update")
     try:
         result = update(params[0], grad, lr)
     except ValueError:
         return {"value_error": True}
-    return {
-        "value_error": False,
-        "grad_changed": _changed(grad, grad_array, grad_before),
-        "returned_none": result is None,
+    return _update_facts(w, w_id, result) | _grad_after(grad, grad_array) | {
         "list_same_object": params[0] is w and id(params[0]) == w_id,
         "dict_same_object": by_name["weight"] is w,
         "model_same_object": model.weight is w and model.parameters()[0] is w,
@@ -177,29 +185,24 @@ def update_many(ns, steps: int, shape, seed: int, lr: float, grad_kind: str = "c
     w = ndl.Tensor(array(shape, seed))
     grad = make_grad(grad_kind, shape, seed + 1)
     grad_array = grad.cached_data
-    grad_before = grad_array.copy()
     holder = {"w": w}
+    w_id = id(w)
     update = need(ns, "sgd_update")
+    result = None
     try:
         for _ in range(steps):
-            update(w, grad, lr)
+            result = update(w, grad, lr)
     except ValueError:
         return {"value_error": True}
-    return {
-        "value_error": False,
-        "grad_changed": _changed(grad, grad_array, grad_before),
-        "node_count": graph_node_count(w),
-        "op_none": w.op is None,
-        "requires_grad_true": w.requires_grad is True,
-        "same_object": holder["w"] is w,
-        "value": _value(w),
-    }
+    return _update_facts(w, w_id, result) | _grad_after(grad, grad_array) | {"held": holder["w"] is w}
 
 
 # --- Task 2.3: train_fixed ------------------------------------------------------------------
-def make_problem(seed: int, n_batches: int, batch_size: int, features: int):
-    """(model, batches): nn.Linear(features, 1) with fixed initial weights, and a list of
-    (x, y) batches of a noisy linear target (constants: they need no gradient)."""
+def make_problem(seed: int, n_batches: int, batch_size: int, features: int, hidden: int = 0):
+    """(model, batches): nn.Linear(features, 1) with fixed initial weights (or, with ``hidden``,
+    Linear(features, hidden), ReLU, Linear(hidden, 1): a model whose every batch makes arrays of
+    batch_size x hidden floats), and a list of (x, y) batches of a noisy linear target
+    (constants: they need no gradient)."""
     rng = np.random.default_rng(seed)
     w_true = rng.normal(size=(features, 1))
     batches = []
@@ -207,69 +210,62 @@ def make_problem(seed: int, n_batches: int, batch_size: int, features: int):
         x = rng.normal(size=(batch_size, features))
         y = x @ w_true + 0.5 + 0.1 * rng.normal(size=(batch_size, 1))
         batches.append((ndl.Tensor(x, requires_grad=False), ndl.Tensor(y, requires_grad=False)))
-    model = ndl.nn.Linear(features, 1)
-    model.weight.data = ndl.Tensor(rng.uniform(-0.5, 0.5, size=(features, 1)), requires_grad=False)
-    model.bias.data = ndl.Tensor(np.zeros((1, 1)), requires_grad=False)
-    return model, batches
+    if not hidden:
+        model = ndl.nn.Linear(features, 1)
+        model.weight.data = ndl.Tensor(rng.uniform(-0.5, 0.5, size=(features, 1)), requires_grad=False)
+        model.bias.data = ndl.Tensor(np.zeros((1, 1)), requires_grad=False)
+        return model, batches
+    first, last = ndl.nn.Linear(features, hidden), ndl.nn.Linear(hidden, 1)
+    first.weight.data = ndl.Tensor(rng.uniform(-0.5, 0.5, size=(features, hidden)), requires_grad=False)
+    first.bias.data = ndl.Tensor(rng.uniform(0.0, 0.1, size=(1, hidden)), requires_grad=False)
+    last.weight.data = ndl.Tensor(rng.uniform(-0.5, 0.5, size=(hidden, 1)) / np.sqrt(hidden), requires_grad=False)
+    last.bias.data = ndl.Tensor(np.zeros((1, 1)), requires_grad=False)
+    return ndl.nn.Sequential(first, ndl.nn.ReLU(), last), batches
 
 
 _NO_GRAPH = "backward() called on a tensor that does not require grad"
 
 
-class _LiveCount(ndl.nn.Module):
-    """The model, called through a wrapper that first records how many tensors are alive."""
-
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-        self.counts = []
-
-    def forward(self, x):
-        self.counts.append(live_tensor_count())
-        return self.model(x)
-
-
-def _number(v):
-    """One entry of the returned history as (kind, float or None), without running any
-    method of an object the student's code defined."""
+def _entry(v):
+    """One entry of the returned history as (kind, float or None, holds a graph), without
+    running any method of an object the student's code defined."""
     kind = type(v)
     if kind is float or kind is np.float64:  # np.float64 is a Python float (a subclass)
-        return "float", float(v)
+        return "float", float(v), False
     if kind is int:
-        return "int", float(v)
+        return "int", float(v), False
     if kind in (np.float32, np.float16):
-        return "numpy", float(v)
+        return "numpy", float(v), False
     if kind is np.ndarray:
-        return "numpy", float(v.reshape(-1)[0]) if v.size == 1 and v.dtype.kind in "fiu" else None
+        return "numpy", float(v.reshape(-1)[0]) if v.size == 1 and v.dtype.kind in "fiu" else None, False
     if kind is ndl.Tensor:
         a = np.asarray(v.realize_cached_data())  # a 0-d result may be held as a numpy scalar
         ok = a.size == 1 and a.dtype.kind in "fiu"
-        return "tensor", float(a.reshape(-1)[0]) if ok else None
-    return "other", None
+        return "tensor", float(a.reshape(-1)[0]) if ok else None, v.op is not None
+    return "other", None, False
 
 
 @probe("train_fixed")
-def train_facts(ns, seed: int, n_batches: int, batch_size: int, features: int, epochs: int, lr: float):
-    model, batches = make_problem(seed, n_batches, batch_size, features)
+def train(ns, seed: int, n_batches: int, batch_size: int, features: int, epochs: int, lr: float, hidden: int = 0):
+    """train_fixed on a problem built here: what it returned, and the model's weights after."""
+    model, batches = make_problem(seed, n_batches, batch_size, features, hidden)
     start = [p.realize_cached_data().copy() for p in model.parameters()]
-    live = _LiveCount(model)
-    train = need(ns, "train_fixed")
+    fn = need(ns, "train_fixed")
     try:
-        history = train(live, batches, epochs, lr)
+        history = fn(model, batches, epochs, lr)
     except RuntimeError as exc:  # needle's own refusal: backward() on a loss that has no graph
         if type(exc) is RuntimeError and str(exc).startswith(_NO_GRAPH):
             return {"backward_without_graph": True}
         raise
-    entries = list(history) if type(history) in (list, tuple) else []
-    numbers = [_number(v) for v in entries]
+    entries = [_entry(v) for v in history] if type(history) in (list, tuple) else []
     now = [p.realize_cached_data() for p in model.parameters()]
     return {
         "backward_without_graph": False,
         "is_list": type(history) is list,
         "length": len(entries),
-        "kinds": [k for k, _ in numbers],
-        "values": [x for _, x in numbers],
-        "counts": list(live.counts),
+        "kinds": [k for k, _, _ in entries],
+        "values": [x for _, x, _ in entries],
+        "graphs": [g for _, _, g in entries],
         "trained": any(not np.array_equal(a, b) for a, b in zip(start, now)),
         "weights": [np.array(a, dtype=np.float64) for a in now],
     }

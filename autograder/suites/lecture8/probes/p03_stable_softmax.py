@@ -59,17 +59,19 @@ def _axes(axes):
 @probe("softmax_stable")
 @quiet
 def softmax(ns, x, axis=DEFAULT):
+    """softmax_stable(x) on a fresh copy of x: its result, and the copy afterwards (a function
+    that writes into its argument changes the caller's array)."""
     f = need(ns, "softmax_stable")
-    x = np.array(x)  # a fresh copy for the student's code
-    return _as_result(f(x) if axis == DEFAULT else f(x, axis=axis))
+    x = np.array(x)
+    return {"out": _as_result(f(x) if axis == DEFAULT else f(x, axis=axis)), "x_after": x.copy()}
 
 
 @probe("softmax_stable")
 @quiet
 def softmax_cases(ns, cases):
-    """softmax_stable(x) with its default axis, for each x in ``cases``."""
+    """softmax_stable(x) for each case {"x": ..., optionally "axis"}."""
     f = need(ns, "softmax_stable")
-    return _each(lambda x: _as_result(f(np.array(x))), cases)
+    return _each(lambda c: _as_result(f(np.array(c["x"])) if "axis" not in c else f(np.array(c["x"]), axis=c["axis"])), cases)
 
 
 def _lse_call(f, x, axis=DEFAULT, keepdims=DEFAULT):
@@ -78,13 +80,15 @@ def _lse_call(f, x, axis=DEFAULT, keepdims=DEFAULT):
         kwargs["axis"] = _axes(axis)
     if keepdims != DEFAULT:
         kwargs["keepdims"] = keepdims
-    return _as_result(f(np.array(x), **kwargs))
+    return _as_result(f(x, **kwargs))
 
 
 @probe("logsumexp_stable")
 @quiet
 def lse(ns, x, axis=DEFAULT, keepdims=DEFAULT):
-    return _lse_call(need(ns, "logsumexp_stable"), x, axis, keepdims)
+    """logsumexp_stable on a fresh copy of x: its result, and the copy afterwards."""
+    x = np.array(x)
+    return {"out": _lse_call(need(ns, "logsumexp_stable"), x, axis, keepdims), "x_after": x.copy()}
 
 
 @probe("logsumexp_stable")
@@ -92,7 +96,7 @@ def lse(ns, x, axis=DEFAULT, keepdims=DEFAULT):
 def lse_cases(ns, cases):
     """logsumexp_stable for each case {"x": ..., optionally "axis" and "keepdims"}."""
     f = need(ns, "logsumexp_stable")
-    return _each(lambda c: _lse_call(f, c["x"], c.get("axis", DEFAULT), c.get("keepdims", DEFAULT)), cases)
+    return _each(lambda c: _lse_call(f, np.array(c["x"]), c.get("axis", DEFAULT), c.get("keepdims", DEFAULT)), cases)
 
 
 # --- Task 3.3: the needle op ---------------------------------------------------------------------
@@ -126,6 +130,23 @@ def op_cases(ns, cases):
         return _as_result(out.numpy())
 
     return _each(one, cases)
+
+
+@probe("logsumexp", "LogSumExp")
+@quiet
+def op_axes(ns, x, axes):
+    """The axes the op that logsumexp(Tensor(x), axes) made holds (as a tuple of ints, an int or
+    None; "other" for anything else): to tell a wrapper that drops axes from a compute that
+    ignores them (a hint only)."""
+    fn = need(ns, "logsumexp")
+    need(ns, "LogSumExp")
+    out = fn(tensor(x), axes=_axes(axes))
+    held = getattr(getattr(out, "op", None), "axes", "other")
+    if held is None or type(held) is int:
+        return held
+    if type(held) in (tuple, list) and all(type(a) is int for a in held):
+        return list(held)
+    return "other"
 
 
 def _adjoint(fn, x, axes, out_grad):
