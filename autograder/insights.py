@@ -151,9 +151,13 @@ def task_order(task: str) -> tuple:
     return tuple(int(x) if x.isdigit() else 0 for x in task.split(".")) + (task,)
 
 
+OWN_LINE = re.compile(r" at line \d+ of your cell(, in `[^`\n]*`)?: `[^`\n]*`")  # needle.hints.message's place
+
+
 def same_hint(message: str) -> str:
-    """A hint with the student's own line and cell numbers taken out, so one mistake is one hint."""
-    return re.sub(r"\b(line|cell|lines|cells)\s+\d+(-\d+)?", r"\1 N", message.strip())
+    """A hint without the student's own line (where the code raised: needle.hints.message's
+    "at line N of your cell, in `def ...`: `...`") and cell or line numbers, so one mistake is one hint."""
+    return re.sub(r"\b(line|cell|lines|cells)\s+\d+(-\d+)?", r"\1 N", OWN_LINE.sub("", message.strip()))
 
 
 @dataclass

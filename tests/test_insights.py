@@ -17,7 +17,8 @@ from autograder.results import NotebookResult, TestResult
 
 STUDENTS = [f"s{i:02d}" for i in range(10)]
 RESET_HINT = "the loss does not go down: gradients accumulate across steps; call reset_grad before each backward"
-LINE_HINT = "your code raised IndexError at line {} of your cell: an index past the end"
+# needle.hints' form: the student's own line, and the function it is in, quoted.
+LINE_HINT = "your code raised IndexError at line {} of your cell, in `def walk({}):`: `return {}[9]`: an index past the end"
 
 
 def t(test, task, points, passed, message="", reason=""):
@@ -30,7 +31,7 @@ def class_results() -> list[NotebookResult]:
 
     01: test_a (1.1) everybody passes; test_b (1.1) six students fail with RESET_HINT, s09 left
     the stub (test_a passes without it); test_c (1.2) only s00 passes (a hard test), the others fail with an IndexError at
-    their own line (3 or 7: one hint). 02: test_d (2.1), s01 did not submit, s02 was two hours
+    their own line (3 or 7, two spellings of the function: one hint). 02: test_d (2.1), s01 did not submit, s02 was two hours
     late (a penalty of 1 point: grades.csv's late_penalty row), s03 is flagged for review; s04 fails it.
     """
     results = []
@@ -40,7 +41,7 @@ def class_results() -> list[NotebookResult]:
             t("test_a", "1.1", 1, True),
             t("test_b", "1.1", 2, i >= 6 and not stub,
               "your code raised NotImplementedError: the stub is not implemented yet" if stub else RESET_HINT),
-            t("test_c", "1.2", 3, i == 0, LINE_HINT.format(3 if i % 2 else 7)),
+            t("test_c", "1.2", 3, i == 0, LINE_HINT.format(3 if i % 2 else 7, *(("node", "node") if i % 2 else ("v", "v")))),
         ])
         reason = {"s01": "not submitted", "s03": "review"}.get(s, "")
         second = NotebookResult(s, "02_second", [
@@ -118,9 +119,9 @@ def test_hard_and_easy_tests(grades: Path) -> None:
 def test_hints_count_students_and_one_mistake_is_one_hint(grades: Path) -> None:
     insights = ins.analyse(ins.read_grades(grades))
     counts = {(h.task, h.text): len(h.students) for h in insights.hints}
-    # test_c's IndexError at line 3 or line 7 of the student's cell is one hint, for nine students.
+    # test_c's IndexError at the student's own line 3 or 7, in their own function, is one hint, for nine students.
     assert counts == {
-        ("1.2", "your code raised IndexError at line N of your cell: an index past the end"): 9,
+        ("1.2", "your code raised IndexError: an index past the end"): 9,
         ("1.1", RESET_HINT): 6,
         ("2.1", "the shape is wrong: <check the axes>"): 1,
     }
