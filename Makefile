@@ -187,3 +187,9 @@ test-lite: lite $(E2E_STAMP)
 	@.ci/install-chromium
 	$(PY) -m pytest -m "e2e or lite" tests/e2e/test_lite.py -p no:cacheprovider -rP \
 		--output=test-artifacts/lite/playwright --screenshot=only-on-failure --tracing=retain-on-failure
+
+# The student repository set up as a student would (its own make setup from PyPI, minutes):
+# tests/test_student_repo.py with the slow test enabled. .ci/run runs it after make test.
+.PHONY: test-student-repo
+test-student-repo: setup
+	NEEDLE_TEST_STUDENT_SETUP=1 $(PY) -m pytest -q tests/test_student_repo.py -p no:cacheprovider
