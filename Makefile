@@ -133,13 +133,14 @@ selfcheck: $(STAMP)
 gradescope: $(STAMP)
 	@for a in $(ASSIGNMENTS); do $(PY) -m autograder gradescope-zip --assignment $$a || exit 1; done
 
-# Benchmarks: ratios measured side by side in one run (bench/README in the README's table).
+# Benchmarks: ratios measured side by side in one run (the table in docs/benchmarks.md).
 bench: setup
 	$(PY) bench/bench_mlp.py
 	$(PY) bench/bench_small_ops.py
 	$(PY) bench/bench_memory.py
 	$(PY) bench/bench_viz.py
 	$(PY) bench/bench_grader.py
+	$(PY) bench/bench_grader_phases.py --repeat 1
 	$(PY) bench/bench_originality.py
 
 # needle's tests against the lowest numpy pyproject.toml allows (a throwaway venv; needs PyPI).

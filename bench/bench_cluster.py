@@ -51,7 +51,7 @@ def main():
         demo.make_class(LECTURE8, root, args.students)
         n_notebooks = args.students * len(LECTURE8.notebooks())
 
-        # one notebook per worker at a time, as the README recommends for a grading cluster
+        # one notebook per worker at a time, as docs/scale.md recommends for a grading cluster
         with dask.config.set({"distributed.scheduler.worker-saturation": 1.0}), distributed.LocalCluster(
                 n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
                 dashboard_address="127.0.0.1:0", worker_dashboard_address="127.0.0.1:0") as cluster:

@@ -98,7 +98,7 @@ def cluster(tmp_path_factory):
     dask = Path(sys.executable).parent / "dask"
     scheduler_file = folder / "scheduler.json"
     # worker-saturation 1.0: a single-threaded worker holds only the notebook it is grading, so a
-    # killed worker costs a try to that notebook alone (README, "Grading on a cluster").
+    # killed worker costs a try to that notebook alone (docs/scale.md, "Grading on a cluster").
     env = dict(venv_env(), DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES=str(ALLOWED_FAILURES),
                DASK_DISTRIBUTED__SCHEDULER__WORKER_SATURATION="1.0")
     # --dashboard-address: the HTTP endpoints a scheduler and a worker serve even without a dashboard
