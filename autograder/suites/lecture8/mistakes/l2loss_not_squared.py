@@ -8,5 +8,5 @@ class L2Loss(Module):
 ''',
 }
 MUST_FAIL = ["test_l2_loss_value", "test_l2_loss_gradient"]
-HINT = "must compute (x - y)^2"
+HINT = "square it"
 VISIBLE = True

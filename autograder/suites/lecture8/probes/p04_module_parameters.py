@@ -108,34 +108,44 @@ def trees_parameters(ns, trees):
     return [_parameters_of(tree, Module, Parameter) for tree in trees]
 
 
-@probe("Module")
-def call_forward(ns, args, kwargs):
-    """Call a Module subclass whose forward records what it received."""
-    Module = need(ns, "Module")
-    seen = {}
-    marker = object()
+def _echo_class(Module, seen: dict):
+    """A Module subclass whose forward returns what it received, ["echo", args, kwargs] (a
+    value the trusted side checks), and notes in ``seen`` that it ran (for a hint only)."""
 
     class Echo(Module):
         def forward(self, *a, **k):
-            seen["args"], seen["kwargs"], seen["self"] = list(a), dict(k), self
-            return marker
+            seen["ran"] = True
+            seen["same_self"] = self is seen.get("module")
+            return ["echo", list(a), dict(k)]
 
-    m = Echo()
+    return Echo
+
+
+def _call(Module, args, kwargs) -> dict:
+    """module(*args, **kwargs) for an Echo module: what it returned (plain data), and whether
+    forward ran and on the module itself (a hint only)."""
+    seen: dict = {}
+    m = _echo_class(Module, seen)()
+    seen["module"] = m
     try:
         result = m(*args, **kwargs)
     except TypeError:  # e.g. a __call__ that takes one argument only
-        seen.clear()
-        one = m(0.5)  # does a single positional argument work?
-        return {"type_error": True, "one_argument_works": "args" in seen and one is marker}
+        return {"type_error": True}
+    echoed = isinstance(result, list) and len(result) == 3 and result[0] == "echo"
     return {
         "type_error": False,
-        "returned_forward_result": result is marker,
-        "returned_none": result is None,
-        "forward_called": "args" in seen,
-        "args": seen.get("args"),
-        "kwargs": seen.get("kwargs"),
-        "same_self": seen.get("self") is m,
+        "returned": result if echoed else ("none" if result is None else "other"),
+        "forward_ran": seen.get("ran", False),
+        "same_self": seen.get("same_self", False),
     }
+
+
+@probe("Module")
+def call_forward(ns, args, kwargs):
+    """Call a Module subclass whose forward echoes its arguments, with these arguments and with
+    one positional argument (to tell a __call__ that takes only one)."""
+    Module = need(ns, "Module")
+    return {"call": _call(Module, args, kwargs), "one": _call(Module, [0.5], {})}
 
 
 # --- ScaleAdd / MultiPathScaleAdd (Task 4.2) ------------------------------------------------
@@ -180,26 +190,14 @@ def _holds_parameters(m, Parameter, Module) -> bool:
 
 
 def _basics(ns) -> dict:
-    """What every Task 4.2 result rests on: module(x) runs forward(x) (Task 4.1's __call__),
+    """What every Task 4.2 result rests on: module(x) returns forward(x) (Task 4.1's __call__),
     ScaleAdd() holds Parameters s and b (their shapes), ScaleAdd(2.5, -0.75) starts from its
     arguments, and its forward value at x = 2."""
     ScaleAdd, Parameter, Module = need(ns, "ScaleAdd"), need(ns, "Parameter"), need(ns, "Module")
-    seen, marker = {}, object()
-
-    class Echo(Module):
-        def forward(self, x):  # one argument, as ScaleAdd.forward
-            seen["x"] = x
-            return marker
-
-    try:
-        result, type_error = Echo()(0.5), False
-    except TypeError:
-        result, type_error = None, True
     m = ScaleAdd()
     shapes = [list(p.shape) if isinstance(p, ndl.Tensor) else None for p in (getattr(m, "s", None), getattr(m, "b", None))]
     facts = {
-        "call": {"type_error": type_error, "forward_called": "x" in seen, "args_ok": seen.get("x") == 0.5,
-                 "returned_forward_result": result is marker, "returned_none": result is None},
+        "call": _call(Module, [0.5], {}),
         "holds_parameters": _holds_parameters(m, Parameter, Module),
         "shapes": shapes,
         "init": None,
@@ -264,7 +262,7 @@ def _multipath(ns):
         "paths_are_scale_add": isinstance(p0, ScaleAdd) and isinstance(p1, ScaleAdd),
         "distinct_paths": p0 is not p1,
     }
-    ready = (facts["basics"]["call"]["returned_forward_result"] and facts["basics"]["call"]["args_ok"]
+    ready = (facts["basics"]["call"].get("returned") == ["echo", [0.5], {}]
              and facts["basics"]["shapes"] == [[1], [1]] and facts["paths_are_scale_add"])
     return m, ScaleAdd, facts, ready
 

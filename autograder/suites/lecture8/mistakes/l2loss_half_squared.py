@@ -1,0 +1,14 @@
+"""L2Loss with the factor 1/2 that many textbooks put in front, 0.5 * (x - y) ** 2: half the
+lecture's loss (once told the message meant for a doubled difference)."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_3_l2_loss": '''
+class L2Loss(Module):
+    def forward(self, x, y):
+        return 0.5 * (x - y) ** 2
+''',
+}
+MUST_FAIL = ["test_l2_loss_value", "test_l2_loss_gradient"]
+HINT = "half of (x - y)^2"
+NOT_HINTS = ["2 (x - y), twice"]
+VISIBLE = True
