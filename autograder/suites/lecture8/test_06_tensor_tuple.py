@@ -126,6 +126,8 @@ def _fused_node_problem(out, a, c0, c1) -> str | None:
         return "fused_add_scalars returned None: it must return the TensorTuple node made by applying your op to a"
     if out["kind"] != "tensortuple":
         return "fused_add_scalars must return a needle TensorTuple, the node made by applying your op to a"
+    if not out["input_unchanged"]:
+        return "compute changed its input array: return new arrays, do not add in place"
     problem = _fused_values_problem(out["items"], a, c0, c1)
     if problem:
         return problem

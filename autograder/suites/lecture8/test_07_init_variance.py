@@ -363,8 +363,9 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     raise AssertionError(GENERIC)
 
 
-GENERIC = ("the stds differ from relu(x @ W) layer by layer: draw x_0 = np.random.randn(n_samples, width) first, then "
-           "for each layer W = init_fn(width, width), x = relu(x @ W), and record the std of x")
+GENERIC = ("the stds differ from those of the task's network: draw the input first (np.random.randn(n_samples, width)), "
+           "then for each layer a new weight matrix from init_fn(width, width), the layer's output relu(x W) as the next "
+           "layer's input, and the std of all of that output")
 
 
 @graded("7.3", points=1)

@@ -193,11 +193,13 @@ def compute_result(ns, a, c0: float, c1: float):
 def fused_result(ns, a, c0: float, c1: float):
     """fused_add_scalars(a, c0, c1) on a Tensor that requires grad: type, op, inputs, items."""
     x = Tensor(np.array(a), dtype=np.array(a).dtype.name)
+    before = x.numpy().copy()
     t = need(ns, "fused_add_scalars")(x, c0, c1)
     cls = need(ns, "FusedAddScalars")
     info = {"kind": _kind(t), "op_is_own": False, "op_is_make_tuple": False, "input_is_a": False,
             "len": None, "items": None, "items_are_getitem": False,
-            "tuple_items": _tuple_items(t) if isinstance(t, (tuple, list)) else None}
+            "tuple_items": _tuple_items(t) if isinstance(t, (tuple, list)) else None,
+            "input_unchanged": bool(np.array_equal(x.numpy(), before))}
     if isinstance(t, TensorTuple):
         info["op_is_own"] = isinstance(cls, type) and isinstance(t.op, cls) and cls is not ndl.ops.FusedAddScalars
         info["op_is_make_tuple"] = isinstance(t.op, ndl.ops.MakeTensorTuple)

@@ -1,0 +1,12 @@
+"""kaiming_uniform draws an array of shape (fan_out, fan_in)."""
+NOTEBOOK = "07_init_variance"
+CELLS = {
+    "task7_2_kaiming_uniform": '''
+def kaiming_uniform(fan_in, fan_out):
+    b = np.sqrt(6 / fan_in)
+    return ndl.Tensor(np.random.uniform(-b, b, (fan_out, fan_in)), dtype="float32", requires_grad=False)
+''',
+}
+MUST_FAIL = ['task:7.2']
+HINT = 'check the order of the two sizes'
+VISIBLE = True

@@ -1,0 +1,18 @@
+"""train records the loss once, after the loop (one value, not one per epoch)."""
+NOTEBOOK = "05_optimizer_training"
+CELLS = {
+    "task5_2_train": '''
+def train(model, loss_fn, opt, x, y, epochs):
+    losses = []
+    for _ in range(epochs):
+        opt.reset_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        opt.step()
+    losses.append(loss.numpy().item())
+    return losses
+''',
+}
+MUST_FAIL = ['task:5.2']
+HINT = 'one loss per epoch'
+VISIBLE = True

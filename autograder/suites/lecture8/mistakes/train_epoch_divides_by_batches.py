@@ -1,0 +1,19 @@
+"""train_epoch adds each batch's loss times its size but divides by the number of batches."""
+NOTEBOOK = "08_train_digits"
+CELLS = {
+    "task8_2_train_epoch": '''
+def train_epoch(model, loss_fn, opt, loader):
+    total = 0.0
+    for X, y in loader:
+        opt.reset_grad()
+        loss = loss_fn(model(X), y)
+        total += loss.numpy().item() * X.shape[0]
+        loss.backward()
+        opt.step()
+    return total / len(loader)
+''',
+}
+MUST_FAIL = ['task:8.2']
+HINT = 'divide by the number of samples'
+NOT_HINTS = ['reset_grad']
+VISIBLE = True
