@@ -193,3 +193,180 @@ def test_08_a_dead_relu_gets_no_gradient_but_momentum_can_still_move_it():
         assert np.all(w.grad.numpy() == 0)
         opt.step()
         assert (not np.array_equal(w.numpy(), before)) is moves
+
+
+# --- the notebooks' printed claims (01 to 04), as behaviour --------------------------------------
+import json  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+SOLUTIONS = Path(__file__).resolve().parents[1] / "solutions" / "lecture8"
+
+
+def notebook_cell(notebook: str, grade_id: str) -> str:
+    for cell in json.loads((SOLUTIONS / f"{notebook}.ipynb").read_text())["cells"]:
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == grade_id:
+            return "".join(cell["source"])
+    raise LookupError(f"{notebook}: no cell {grade_id}")
+
+
+def test_01_a_step_keeps_about_1300_bytes_its_parts_add_up():
+    # 01, section 3: "about 1,300 bytes per iteration" (1.3 kB, about 1.3 KiB; a million steps
+    # about 1.3 GB = 1.2 GiB), and the parts printed beside it add up to nearly all of it.
+    def naive_training(steps):
+        w = ndl.Tensor(np.ones(100))
+        grad = ndl.Tensor(np.full(100, 0.01), requires_grad=False)
+        for _ in range(steps):
+            w = w + (-0.1) * grad
+        return w
+
+    per_step = (traced_bytes(naive_training, 4000) - traced_bytes(naive_training, 0)) / 4000
+    assert 1200 < per_step < 1450, per_step
+    assert 1.1 < per_step * 1e6 / 2**30 < 1.35 and 1.2 < per_step * 1e6 / 1e9 < 1.45
+    w = naive_training(2)
+    total, constant = w, w.inputs[1]
+    parts = sum(sys.getsizeof(v) for v in (total, total.inputs, total.op, total.cached_data, constant, constant.cached_data))
+    assert total.cached_data.nbytes == 400 and constant.cached_data.nbytes == 400
+    assert 0.9 * per_step < parts <= per_step
+
+
+def _leaky_training():
+    ns = {"ndl": ndl, "np": np}
+    exec(notebook_cell("02_detach", "02_detach_setup_train"), ns)
+    return ns["make_problem"], ns["train_leaky"]
+
+
+def test_02_the_leak_keeps_9_tensors_per_batch_and_one_more_per_epoch():
+    # 02, reveal 3: live tensors grow by 9 per batch (8 held by each batch's loss + the
+    # accumulating add) and by 10 at the first batch of each later epoch (history's division).
+    from needle.autograd import find_topo_sort, live_tensor_count
+
+    make_problem, train_leaky = _leaky_training()
+    model, batches = make_problem()
+    counts = []
+
+    class Live(ndl.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, x):
+            counts.append(live_tensor_count())
+            return self.m(x)
+
+    history = train_leaky(Live(model), batches, epochs=3, lr=0.1)
+    steps = np.diff(counts[1:])
+    epoch_starts = [i for i in range(len(steps)) if (i + 2) % len(batches) == 0]
+    assert all(steps[i] == 10 for i in epoch_starts) and all(s == 9 for i, s in enumerate(steps) if i not in epoch_starts)
+    assert graph_node_count(history[0]) == 83  # 8 batches x 9 + 8 inputs x + 2 Parameters + the division
+    x0, y0 = batches[0]
+    loss0 = ((model(x0) - y0) ** 2).sum() / x0.shape[0]
+    given = [*model.parameters(), x0, y0]
+    held = [v for v in find_topo_sort([loss0]) if not any(v is g for g in given)]
+    assert len(held) == 8 and sum(v.op is None for v in held) == 1  # one of them the constant -y
+
+
+def test_02_json_takes_python_and_numpy_float64_refuses_float32():
+    # 02, Task 2.3's text and the cell after it
+    assert isinstance(np.float64(0.25), float) and not isinstance(np.float32(0.25), float)
+    json.dumps([0.25, np.float64(0.25)])
+    for refused in (np.float32(0.25), np.array(0.25), ndl.Tensor([0.25])):
+        try:
+            json.dumps([refused])
+        except TypeError:
+            continue
+        raise AssertionError(f"json.dumps took {type(refused)}")
+
+
+def test_03_untrained_logits_n01_few_hundred_kaiming_few_units():
+    # 03, section 2 (the cell after "Logits of a few hundred are not exotic")
+    rng = np.random.default_rng(0)
+    inputs = rng.uniform(0, 1, size=(100, 64))
+    stds = []
+    for scale in (lambda fan_in: 1.0, lambda fan_in: np.sqrt(2 / fan_in)):
+        h = inputs
+        for i, (fan_in, fan_out) in enumerate([(64, 100), (100, 100), (100, 10)]):
+            h = h @ (scale(fan_in) * rng.standard_normal((fan_in, fan_out)))
+            h = np.maximum(h, 0) if i < 2 else h
+        stds.append((h.std(), np.abs(h).max()))
+    assert stds[0][0] > 100 and stds[0][1] > 300
+    assert stds[1][1] < 5
+
+
+def test_03_log_of_the_stable_softmax_breaks_before_the_naive_softmax():
+    # 03, question 1: naive float32 from s = 89, log(softmax_stable) from about 53 (half the rows
+    # by about 110 and 65); x - lse(x) never
+    rng = np.random.default_rng(0)
+    scales = np.logspace(0, 3.5, 80)
+    unit = rng.uniform(-1.0, 1.0, size=(2000, 10))
+
+    def first_failing(f):
+        with np.errstate(all="ignore"):
+            return next((s for s in scales if not np.isfinite(f((s * unit).astype(np.float32))).all()), None)
+
+    def naive(x):
+        e = np.exp(x)
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def stable(x):
+        e = np.exp(x - x.max(axis=-1, keepdims=True))
+        return e / e.sum(axis=-1, keepdims=True)
+
+    def log_softmax(x):
+        m = x.max(axis=-1, keepdims=True)
+        return (x - m) - np.log(np.exp(x - m).sum(axis=-1, keepdims=True))
+
+    naive_at, log_at = first_failing(naive), first_failing(lambda x: np.log(stable(x)))
+    assert 88.7 < naive_at < 92 and 52 < log_at < 56
+    assert first_failing(log_softmax) is None
+
+
+def test_03_log_probability_near_1e9():
+    # 03, question 2: x - lse(x) loses log 2 to float32 rounding; (x - m) - log s does not
+    x = np.array([1e9, 1e9], dtype=np.float32)
+    m = x.max()
+    lse = m + np.log(np.exp(x - m).sum())
+    assert np.spacing(np.float32(1e9)) == 64 and np.all(x - lse == 0)
+    assert np.allclose((x - m) - np.log(np.exp(x - m).sum()), np.log(0.5))
+    assert np.allclose(ndl.logsoftmax(ndl.Tensor(x)).numpy(), np.log(0.5))
+
+
+def test_03_the_max_as_a_leaf_gets_gradient_zero():
+    # 03, question 3: +1 from adding it back, -1 through the log
+    from needle import ops
+
+    x = ndl.Tensor([1.0, 2.0, 3.0])
+    c = ndl.Tensor(np.max(x.numpy(), keepdims=True))
+    lse = ops.log(ops.summation(ops.exp(x - ops.broadcast_to(c, x.shape)))) + ops.reshape(c, ())
+    lse.backward()
+    assert np.allclose(c.grad.numpy(), 0.0, atol=1e-6)
+    e = np.exp([1.0, 2.0, 3.0])
+    assert np.allclose(x.grad.numpy(), e / e.sum())
+
+
+def test_04_a_parameter_listed_twice_moves_twice_an_empty_list_is_refused():
+    # 04, reveals 2 and 3 (needle's SGD: one update per entry of its list)
+    p = ndl.nn.Parameter([1.0])
+    p.grad = ndl.Tensor([1.0], requires_grad=False)
+    ndl.optim.SGD([p, p], lr=0.1).step()
+    assert np.allclose(p.numpy(), [0.8])
+    try:
+        ndl.optim.SGD([], lr=0.01)
+    except ValueError:
+        return
+    raise AssertionError("needle's SGD took an empty parameter list")
+
+
+def test_04_a_residual_block_hands_its_adjoint_to_x_whole():
+    # 04, section 2: h = x + f(x) gives x the adjoint of h along the identity path, plus f's
+    class Scale(ndl.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.s = ndl.nn.Parameter([3.0])
+
+        def forward(self, x):
+            return x * self.s
+
+    x = ndl.Tensor([2.0])
+    ndl.nn.Residual(Scale())(x).backward(ndl.Tensor([5.0], requires_grad=False))
+    assert np.allclose(x.grad.numpy(), [5.0 * (1 + 3.0)])  # dL/dh (identity) + dL/dh * s (through f)

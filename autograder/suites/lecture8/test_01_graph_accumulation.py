@@ -71,6 +71,22 @@ def depth_of(graph: dict) -> int:
     return depth[-1]
 
 
+def op_count(graph: dict) -> int:
+    """The nodes made by ops among those reachable (what a count of op nodes alone gives)."""
+    if "naive_loop" in graph:
+        return graph["naive_loop"]  # the sums (the constants are leaves)
+    if "ladder" in graph:
+        return graph["ladder"]
+    inputs = model(graph)
+    seen, stack = set(), [len(inputs) - 1]
+    while stack:
+        i = stack.pop()
+        if i not in seen:
+            seen.add(i)
+            stack.extend(inputs[i])
+    return sum(1 for i in seen if inputs[i])
+
+
 def expected_structure(graph: dict) -> list:
     return [[OP_NAMES[node[0]] if ins else None, ins] for node, ins in zip(graph["nodes"], model(graph))]
 
@@ -122,6 +138,8 @@ DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3]
 COUNT_INT = "count_graph_nodes must return an int (the number of distinct nodes)"
 COUNT_ZERO = "count_graph_nodes returned 0: every graph has at least one node, t itself"
 COUNT_T_ITSELF = "count_graph_nodes is one node short: count t itself too, not only the nodes below it"
+COUNT_LEAVES = ("count_graph_nodes counts only the nodes made by ops: leaves and constants are nodes too (a lone leaf "
+                "is a graph of one node)")
 COUNT_PATHS = ("count_graph_nodes counts a node once per path that reaches it: a node reached along several paths "
                "counts once; remember the nodes you visited (by identity)")
 COUNT_FOLLOW = ("count_graph_nodes finds fewer nodes than the graph has: follow every input of every node (not only "
@@ -141,7 +159,9 @@ DEPTH_NODES = "graph_depth is one too high: depth counts ops, not nodes (a leaf 
 DEPTH_ADDS = ("graph_depth is longer than the longest path: it adds up the depths of several inputs; add 1 per op along "
               "one path, taking the maximum over the inputs")
 DEPTH_FIRST = ("graph_depth is shorter than the longest path: take the maximum over all inputs (not the first input, "
-               "not the shortest branch)")
+               "not the shortest branch: a node first reached along a short path can lie deeper along another)")
+DEPTH_COUNTS = ("graph_depth counts the nodes below t, not the ops along one path: depth follows a single path, the "
+                "longest, adding 1 per op (a node's depth is 1 + the largest depth of its inputs)")
 DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 10^18 of them; compute "
                      "each node's depth once (remember the depths you have computed)")
 DEPTH_QUADRATIC = ("graph_depth takes quadratic time: `node in done` on a list compares node with every node done so "
@@ -163,7 +183,11 @@ def count_hint(observe) -> str | None:
         return COUNT_INT
     if all(v == 0 for v in got):
         return COUNT_ZERO
-    if got[0] == 0 or all(v == w - 1 for v, w in zip(got, want)):
+    if all(v == w - 1 for v, w in zip(got, want)):
+        return COUNT_T_ITSELF
+    if got == [op_count(g) for g in DIAGNOSTIC]:
+        return COUNT_LEAVES
+    if got[0] == 0:
         return COUNT_T_ITSELF
     if got == want:
         return None
@@ -185,6 +209,8 @@ def depth_hint(observe) -> str | None:
         return DEPTH_NODES
     if got == want:
         return None
+    if got in ([node_count(g) - 1 for g in DIAGNOSTIC], [node_count(g) for g in DIAGNOSTIC]):
+        return DEPTH_COUNTS
     if any(v > w for v, w in zip(got, want)):
         return DEPTH_ADDS
     return DEPTH_FIRST

@@ -207,7 +207,7 @@ OP_KEEPDIMS = ("LogSumExp's forward is right on each row alone but wrong (or rai
 OP_WHOLE_SUM = ("LogSumExp's forward sums over the whole array: each slice has its own log-sum-exp, a sum over the "
                 "reduced axes only (in your logsumexp_stable, if compute uses it)")
 OP_DROP = ("LogSumExp's forward keeps the reduced axes: like summation, it drops them (axes=None reduces all of "
-           "them to a single number)")
+           "them to a single number; in your logsumexp_stable too, if compute uses it)")
 OP_WRAPPER_AXES = ("logsumexp(a, axes) ignores its axes: it reduces every axis whatever axes says; make the op with "
                    "them, LogSumExp(axes)")
 OP_COMPUTE_AXES = ("LogSumExp.compute ignores self.axes: it reduces every axis whatever the op was made with; reduce "
@@ -387,6 +387,8 @@ def lse_symptom(observe):
         return LSE_SOFT_MAX
     if nonfinite(huge) or nonfinite(tiny):
         return LSE_SHIFT
+    if isinstance(sq, np.ndarray) and sq.shape != (3,) and sq.size == 3 and close(sq.reshape(3), ref_lse(SQUARE)):
+        return LSE_KEEPDIMS_ARG  # the reduced axis kept although keepdims=False
     if isinstance(mixed, np.ndarray) and mixed.shape == (3,) and close(mixed[1:2], ref_lse(MIXED[1:2]), atol=1e-3) \
             and not np.isfinite(mixed[0]):
         return LSE_OWN_MAX

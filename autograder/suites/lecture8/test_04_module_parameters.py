@@ -310,6 +310,7 @@ def test_call_runs_forward(observe, submission_seed):
 # --- Task 4.2: ScaleAdd and MultiPathScaleAdd -----------------------------------------------
 NO_SCALE_ADD_PARAMETERS = "ScaleAdd() holds no Parameters: it needs two, s and b"
 NO_MULTIPATH_PARAMETERS = "MultiPathScaleAdd() holds no Parameters: its two paths (ScaleAdd modules) hold them"
+NOT_FLOAT32 = "ScaleAdd's s and b must be float32, like the inputs: needle does not promote dtypes"
 NOT_SHAPE_1 = (
     "ScaleAdd's s and b must have shape (1,), like the input x: needle does not broadcast, so x * s + b needs "
     "equal shapes"
@@ -349,6 +350,7 @@ def check_scale_add(basics, forward=True):
     ``forward``, its value x * s + b: what every other Task 4.2 result rests on."""
     assert basics["holds_parameters"], NO_SCALE_ADD_PARAMETERS
     assert basics["shapes"] == [[1], [1]], NOT_SHAPE_1
+    assert basics["dtypes"] == ["float32", "float32"], NOT_FLOAT32
     s, b = basics["init"]
     assert s is not None and b is not None, "ScaleAdd must store its Parameters as self.s and self.b"
     if np.allclose(s, [-0.75]) and np.allclose(b, [2.5]):
@@ -379,8 +381,8 @@ def check_param(facts, name, value, other):
         f"ScaleAdd.{name} must be a Parameter (your class from Task 4.1), not a plain Tensor or a number"
     )
     assert facts["leaf"] and facts["requires_grad"], f"ScaleAdd.{name} must be a leaf that requires grad"
-    assert facts["dtype"] == "float32", f"ScaleAdd.{name} must be float32"
     assert facts["value"].shape == (1,), NOT_SHAPE_1
+    assert facts["dtype"] == "float32", NOT_FLOAT32
     if np.allclose(facts["value"], [other]) and not np.isclose(value, other):
         raise AssertionError(SWAPPED)
     assert_close(facts["value"], [value], NOT_INITIAL)
@@ -485,6 +487,7 @@ HALF = ("L2Loss computes half of (x - y)^2: the lecture's loss has no factor 1/2
 DOUBLED = "L2Loss computes 2 (x - y), twice the difference: square the difference instead, (x - y) * (x - y)"
 NOT_SQUARED = "L2Loss returns the difference x - y (or y - x) itself: square it, (x - y)^2"
 ABSOLUTE = "L2Loss computes |x - y|: square the difference instead, (x - y)^2"
+NEGATED = "L2Loss computes -(x - y)^2: (x - y) * (y - x) flips the sign; multiply the difference by itself"
 NOT_CONNECTED = ("L2Loss's output is not connected to x and y (no gradient reaches them): compute it from the "
                  "Tensors x and y with needle operations, not numpy or detached copies")
 
@@ -492,7 +495,8 @@ NOT_CONNECTED = ("L2Loss's output is not connected to x and y (no gradient reach
 def l2_message(out, x, y) -> str:
     """The message for an L2Loss output ``out`` that is not (x - y)^2, by what it is instead."""
     d = f32(x) - f32(y)
-    for want, message in ((0.5 * d ** 2, HALF), (2 * d, DOUBLED), (d, NOT_SQUARED), (-d, NOT_SQUARED), (np.abs(d), ABSOLUTE)):
+    for want, message in ((0.5 * d ** 2, HALF), (2 * d, DOUBLED), (d, NOT_SQUARED), (-d, NOT_SQUARED), (np.abs(d), ABSOLUTE),
+                          (-(d ** 2), NEGATED)):
         if out.shape == want.shape and np.allclose(out, want, rtol=1e-4, atol=1e-6):
             return message
     return SQUARE

@@ -195,15 +195,17 @@ def _basics(ns) -> dict:
     arguments, and its forward value at x = 2."""
     ScaleAdd, Parameter, Module = need(ns, "ScaleAdd"), need(ns, "Parameter"), need(ns, "Module")
     m = ScaleAdd()
-    shapes = [list(p.shape) if isinstance(p, ndl.Tensor) else None for p in (getattr(m, "s", None), getattr(m, "b", None))]
+    params = (getattr(m, "s", None), getattr(m, "b", None))
+    shapes = [list(p.shape) if isinstance(p, ndl.Tensor) else None for p in params]
     facts = {
         "call": _call(Module, [0.5], {}),
         "holds_parameters": _holds_parameters(m, Parameter, Module),
         "shapes": shapes,
+        "dtypes": [str(p.dtype) if isinstance(p, ndl.Tensor) else None for p in params],
         "init": None,
         "forward": None,
     }
-    if shapes == [[1], [1]]:
+    if shapes == [[1], [1]] and facts["dtypes"] == ["float32", "float32"]:
         m = ScaleAdd(2.5, -0.75)
         facts["init"] = [np.asarray(p.numpy(), dtype=np.float64) if isinstance(p, ndl.Tensor) else None
                          for p in (getattr(m, "s", None), getattr(m, "b", None))]
@@ -235,7 +237,7 @@ def scale_add_facts(ns, init=None):
 def scale_add_grad(ns, s, b, x):
     """out = ScaleAdd(s, b).forward(x) for a one-element x, then out.backward()."""
     facts = {"basics": _basics(ns)}
-    if not facts["basics"]["holds_parameters"] or facts["basics"]["shapes"] != [[1], [1]]:
+    if facts["basics"]["init"] is None:  # no Parameters, or of the wrong shape or dtype: nothing to run
         return facts
     m = need(ns, "ScaleAdd")(s, b)
     ps, pb = getattr(m, "s", None), getattr(m, "b", None)
@@ -263,7 +265,7 @@ def _multipath(ns):
         "distinct_paths": p0 is not p1,
     }
     ready = (facts["basics"]["call"].get("returned") == ["echo", [0.5], {}]
-             and facts["basics"]["shapes"] == [[1], [1]] and facts["paths_are_scale_add"])
+             and facts["basics"]["init"] is not None and facts["paths_are_scale_add"])
     return m, ScaleAdd, facts, ready
 
 
