@@ -10,17 +10,20 @@ page, the kernel's web worker, JupyterLite's service worker) passes a route hand
 2. types Task 1.1's solution into its stub and runs all cells: "Task 1.1: visible tests passed",
    and the run stops at Task 1.2's stub;
 3. types Task 1.2's solution, runs all: both visible tests pass, the three plots render;
-4. saves, opens the page anew: the work is still there (the browser's storage); downloads the
-   notebook (the file browser's Download): it holds what was typed.
+4. saves, opens the site anew and downloads the notebook (the file browser's Download): the
+   download, read from the browser's storage, holds what was typed.
 
 Then: no request left 127.0.0.1, and the recorder is shown to see the kernel's requests and to
 catch one deliberate request to another host. Timings and sizes go to test-artifacts/lite/.
+Two more tests check the build's own checks (a package file unlike the official lock, an import
+Pyodide lacks) without a browser.
 
 Not part of `make test` or `make test-browser`: `make test-lite` builds the site and runs this
 (pytest -m "e2e or lite" tests/e2e/test_lite.py).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import socket
@@ -30,6 +33,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -52,8 +56,8 @@ SITE = ROOT / "lite" / "site"
 ARTIFACTS = ROOT / "test-artifacts" / "lite"
 NOTEBOOK = "lecture8/01_graph_accumulation.ipynb"
 # Pyodide in the browser on a loaded 2-core machine: every wait is on a condition, these only bound it.
-KERNEL_TIMEOUT = 600_000  # ms: the page, Pyodide, the kernel's packages, numpy, matplotlib, needle
-RUN_TIMEOUT = 600_000  # ms: a Run All of notebook 01 in WebAssembly
+KERNEL_TIMEOUT = 900_000  # ms: the page, Pyodide, the kernel's packages, numpy, matplotlib, needle
+RUN_TIMEOUT = 900_000  # ms: a Run All of notebook 01 in WebAssembly
 UI_TIMEOUT = 60_000
 PROBE = "http://example.org/lite-test-probe.txt"  # a host the page must not reach
 FONT_CACHE = "Matplotlib is building the font cache; this may take a moment."
@@ -163,13 +167,13 @@ def test_notebook_01_in_the_browser_offline(page: Page, site: str) -> None:
         assert size[0] > 300 and size[1] > 100, f"plot {i} did not render as an image: natural size {size}"
     shot(page, ARTIFACTS / "03-all-passed-plots.png", plots.nth(2))
 
-    # 4. Save, open the page anew: the work is kept in the browser's storage. Download it: it holds what was typed.
+    # 4. Save, open the site anew (no notebook open, so no kernel) and download the notebook from the
+    # file browser, as docs/self-study.md says: the download, read from the browser's storage, holds the work.
     menu(page, "File", "Save Notebook")
     expect(page.locator(".lm-TabBar-tab.jp-mod-dirty")).to_have_count(0)
-    page.goto(f"{site}/lab/index.html?path={NOTEBOOK}")
-    expect(code_cell(page, "def count_graph_nodes(t) -> int:").locator(".jp-InputArea")).to_contain_text(
-        typed_1.splitlines()[-1].strip(), timeout=KERNEL_TIMEOUT)
-    with page.expect_download(timeout=UI_TIMEOUT) as download:  # as docs/self-study.md says: the file browser's Download
+    page.goto(f"{site}/lab/index.html")
+    page.locator(".jp-DirListing-item", has_text="lecture8").dblclick(timeout=KERNEL_TIMEOUT)
+    with page.expect_download(timeout=UI_TIMEOUT) as download:
         page.locator(".jp-DirListing-item", has_text="01_graph_accumulation.ipynb").click(button="right")
         label = page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Download$"))
         page.locator(".lm-Menu .lm-Menu-item").filter(has=label).click()
@@ -200,3 +204,45 @@ def _load() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "unknown"
+
+
+# --- the build's checks (lite/build.py), without a browser or the network ---------------------------
+def _build_module():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lite_build", ROOT / "lite" / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_a_package_file_unlike_the_official_lock_fails_the_build(tmp_path: Path, monkeypatch) -> None:
+    build = _build_module()
+    folder = build.PACKAGES_SOURCE[2]
+    bundle = tmp_path / "bundle.whl"
+    with zipfile.ZipFile(bundle, "w") as zf:
+        zf.writestr(folder + "numpy-2.0.2-x.whl", b"the official bytes")
+        zf.writestr(folder + "six-1.16.0-x.whl", b"bytes someone changed")
+    monkeypatch.setattr(build, "pip_download", lambda requirement: bundle)
+    numpy = {"file_name": "numpy-2.0.2-x.whl", "sha256": hashlib.sha256(b"the official bytes").hexdigest()}
+    six = {"file_name": "six-1.16.0-x.whl", "sha256": hashlib.sha256(b"the official bytes of six").hexdigest()}
+    absent = {"file_name": "pytz-2024.1-x.whl", "sha256": "0" * 64}
+
+    assert build.packages_from_source([numpy]) == {"numpy-2.0.2-x.whl": b"the official bytes"}
+    with pytest.raises(build.BuildError) as error:
+        build.packages_from_source([numpy, six, absent])
+    message = str(error.value)
+    assert f"six-1.16.0-x.whl: sha256 {hashlib.sha256(b'bytes someone changed').hexdigest()}, the official lock says {six['sha256']}" in message
+    assert "pytz-2024.1-x.whl: not in bundle.whl" in message
+    assert "numpy" not in message
+
+
+def test_a_notebook_import_pyodide_lacks_fails_the_build() -> None:
+    build = _build_module()
+    lock = {"numpy": {"name": "numpy", "imports": ["numpy"], "depends": []},
+            "matplotlib": {"name": "matplotlib", "imports": ["matplotlib", "pylab"], "depends": ["numpy"]}}
+    imports = {"numpy": "01 cell 1", "json": "01 cell 2", "needle": "01 cell 1", "pylab": "07 cell 3"}
+    assert build.lock_packages_for(imports, lock) == {"numpy", "matplotlib"}
+    with pytest.raises(build.BuildError, match="02 cell 4 imports autograder, which Pyodide"):
+        build.lock_packages_for({**imports, "autograder": "02 cell 4"}, lock)
+    assert build.top_level_imports("%matplotlib inline\nimport a.b, c\nfrom d.e import f\nfrom . import g", "x") == {"a", "c", "d"}
