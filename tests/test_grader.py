@@ -330,7 +330,7 @@ def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp
     root, _ = course
     proc, ours = start_grading(root, tmp_path / "out", private_tmp)
     proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=30) == 128 + signal.SIGTERM
+    assert proc.wait(timeout=90) == 128 + signal.SIGTERM  # seconds when idle; minutes only at load 13 on 2 cores
     assert not _still_running(ours, within=5.0)
     assert not list(private_tmp.glob("grading-*"))
     assert list((tmp_path / "out" / ".state" / ASSIGNMENT).glob("*/*.json")), "what was graded is kept for the next run"
