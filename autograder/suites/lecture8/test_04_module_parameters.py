@@ -239,7 +239,7 @@ def random_trees(seed: int, count: int) -> list:
 
 
 def finalize(raw_attrs):
-    """Turn a raw hypothesis tree into a probe tree: labels, attribute names, resolved refs."""
+    """Turn a raw tree (see ``raw_tree``) into a probe tree: labels, attribute names, resolved refs."""
     made = {"params": [], "done": []}
 
     def name(i):

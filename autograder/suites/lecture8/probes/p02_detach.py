@@ -77,7 +77,7 @@ def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
     if kind == "leaf":
         (t * 2.0).sum().backward()  # t.grad = 2 everywhere
     array_before = t.cached_data
-    op_before, inputs_before, rg_before = t.op, t.inputs, t.requires_grad
+    op_before, inputs_before = t.op, t.inputs
     d = need(ns, "detach")(t)
     is_tensor = isinstance(d, ndl.Tensor)
     facts = {

@@ -1,7 +1,11 @@
 """Probes for 03_stable_softmax: call the student's softmax_stable / logsumexp_stable on
 arrays the trusted test chooses, and the student's LogSumExp op (forward, gradient, second
-derivative) on needle Tensors built here. Every probe returns plain data only; none calls
-needle's own log-sum-exp (needle.ops.logsumexp), the thing the tasks ask for.
+derivative) on needle Tensors built here. Every probe returns plain data only, what the
+student's code returned (and the caller's copy of the input afterwards), for the trusted side to
+judge against its float64 references; none calls needle's own log-sum-exp (needle.ops.logsumexp),
+the thing the tasks ask for. Two facts only the inside sees are returned as such and can only
+fail a test: whether logsumexp's output was made by the student's LogSumExp, and the axes the op
+holds (a hint that tells a wrapper dropping axes from a compute ignoring them).
 
 The ``*_cases`` probes run the student's code on several inputs in one go, for the trusted
 side to recognise a mistake by its symptom; an input on which the student's code raises gives
@@ -172,7 +176,9 @@ def op_gradient(ns, x, axes, out_grad):
     if partial is None:
         return {"has_op": False}
     result = {"has_op": True, "is_tensor": isinstance(partial, ndl.Tensor)}
-    result["grad"] = _as_result(partial.numpy() if result["is_tensor"] else partial)
+    if not result["is_tensor"]:  # needle's backward cannot use it: nothing more to run
+        return result
+    result["grad"] = _as_result(partial.numpy())
     y.backward(tensor(out_grad, requires_grad=False))
     result["backward_grad"] = None if a.grad is None else _as_result(a.grad.numpy())
     return result
@@ -190,7 +196,9 @@ def grad_cases(ns, cases):
         partial = _adjoint(fn, c["x"], c["axes"], c["out_grad"])[2]
         if partial is None:
             return None
-        return _as_result(partial.numpy() if isinstance(partial, ndl.Tensor) else partial)
+        if not isinstance(partial, ndl.Tensor):
+            return {"not_tensor": True}
+        return _as_result(partial.numpy())
 
     return _each(one, cases)
 

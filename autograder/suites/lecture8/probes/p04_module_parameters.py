@@ -3,7 +3,11 @@ Parameter, ScaleAdd / MultiPathScaleAdd / L2Loss values and gradients.
 
 Everything a probe returns is plain data; the trusted suite holds the expected values. The
 builders below are also imported by the suite, to compute references with needle's
-``nn.Module`` class."""
+``nn.Module`` class. What only the inside can see is returned as such (which of the tree's own
+objects parameters() returned, as labels; whether s is a Parameter; whether a module holds any
+Parameter): each can only fail a test. What earns a point is a value the student's code
+returned, judged on the trusted side: the labels in order, what module(...) returned (a forward
+that echoes its arguments), forward values and gradients."""
 import numpy as np
 
 import needle as ndl

@@ -1,0 +1,33 @@
+"""LogSumExp.gradient that computes the softmax in numpy (with Task 3.1's softmax_stable) and
+returns a numpy array: right numbers, but not a needle Tensor, so needle's backward cannot use it
+(once "your code raised AttributeError" with no line, and a second, different message)."""
+NOTEBOOK = "03_stable_softmax"
+CELLS = {
+    "task3_3_logsumexp_op": '''
+class LogSumExp(TensorOp):
+    """Task 3.3"""
+
+    def __init__(self, axes=None):
+        self.axes = axes
+
+    def compute(self, a):
+        return logsumexp_stable(a, axis=reduced_axes(self.axes, a.ndim))
+
+    def gradient(self, out_grad, node):
+        a = node.inputs[0].realize_cached_data()
+        kept = kept_shape(a.shape, self.axes)
+        if self.axes is None:
+            p = softmax_stable(a.reshape(-1)).reshape(a.shape)
+        else:
+            p = softmax_stable(a, axis=reduced_axes(self.axes, a.ndim))
+        return out_grad.realize_cached_data().reshape(kept) * p
+
+
+def logsumexp(a, axes=None):
+    return LogSumExp(axes)(a)
+''',
+}
+MUST_FAIL = ["test_op_gradient_hand_derived", "test_op_gradient_central_differences", "test_op_gradient_huge_inputs",
+             "test_op_gradient_all_neg_inf_slice", "test_op_gradient_is_differentiable"]
+HINT = "must return a needle Tensor built from needle ops"
+VISIBLE = True
