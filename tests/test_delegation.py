@@ -71,13 +71,9 @@ def test_a_delegated_task_scores_zero_and_says_why(graded, fixture):
             continue
         rows = [r for r in mine if r["test"] in _tests_of(spec["NOTEBOOK"], task)]
         kept = sum(float(r["score"]) for r in rows)
-        said_own = [t for t in results["tests"] if t["name"] in _names_of(spec["NOTEBOOK"], task)
-                    and "must be your own" in t["output"]]
+        said_own = [t for t in results["tests"] if t.get("extra_data", {}).get("task") == task
+                    and t.get("extra_data", {}).get("notebook") == spec["NOTEBOOK"] and "must be your own" in t["output"]]
         assert kept == full or len(said_own) == len(rows), (fixture, task, kept)
-
-
-def _names_of(notebook: str, task: str) -> set[str]:
-    return {name for _, name, t, _ in collect_tests(LECTURE8.suite(notebook)) if t == task}
 
 
 def _tests_of(notebook: str, task: str) -> set[str]:
