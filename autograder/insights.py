@@ -37,7 +37,7 @@ from .submissions import printable
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5
 HINTS_SHOWN = 15
-MARKED = ("late", "review", "tampered", "own work", "timeout")  # reasons listed per submission
+MARKED = ("late", "review", "own work", "timeout")  # reasons listed per submission
 NOT_SUBMITTED = "not submitted"
 STUB_LEFT = "NotImplementedError"  # the released stub's raise
 INSIGHTS_CSV_HEADER = ["kind", "assignment", "notebook", "task", "test", "student", "count", "total", "rate", "text"]
@@ -276,7 +276,7 @@ def findings(insights: Insights) -> list[str]:
     misconceptions, the weakest task), then who is missing or late, and originality flags."""
     n = len(insights.students)
     candidates: list[str] = []
-    review = [m for m in insights.marked if {"review", "tampered"} & set(m[3])]
+    review = [m for m in insights.marked if "review" in m[3]]
     if review:
         who = sorted({m[0] for m in review})
         candidates.append(f"{len(review)} submission(s) of {len(who)} student(s) need reading: flagged for review or "
@@ -424,7 +424,7 @@ def insights_html(insights: Insights) -> str:
             parts.append(f"<tr><td>{e(student)}</td><td>{e(_where(assignment, notebook))}</td><td>{e(', '.join(reasons))}</td></tr>")
         parts.append("</table>")
     else:
-        parts.append("<p>None (grades.csv marks late, review, tampered, own work and timeout in its reason column).</p>")
+        parts.append("<p>None (grades.csv marks late, review, own work and timeout in its reason column).</p>")
 
     if insights.originality:
         parts.append(f"<h2 id='originality'>Originality flags ({len(insights.originality)})</h2>"

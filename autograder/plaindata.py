@@ -43,8 +43,8 @@ def to_plain(value, depth: int = 0, _type=type, _int=int, _float=float, _len=len
     """``value`` as JSON-ready plain data (raises EncodeError for anything else).
 
     Types are matched exactly (a subclass of int, str or ndarray is refused), so encoding never
-    calls a method of an object the student's code made: it runs after the sandbox checked that
-    nothing was tampered with, and must not give student code a chance to run again."""
+    calls a method of an object the student's code made: what crosses is plain data, whoever
+    encoded it."""
     if depth > MAX_DEPTH:
         raise EncodeError("value nested too deeply")
     kind = _type(value)
