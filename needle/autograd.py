@@ -47,15 +47,18 @@ def lazy_mode(enabled: bool = True) -> Iterator[None]:
         LAZY_MODE = previous
 
 
-@contextlib.contextmanager
-def no_grad() -> Iterator[None]:
-    """Results computed inside need no gradient and carry no graph (like torch.no_grad)."""
-    global _GRAD_ENABLED
-    previous, _GRAD_ENABLED = _GRAD_ENABLED, False
-    try:
-        yield
-    finally:
-        _GRAD_ENABLED = previous
+class no_grad:
+    """``with no_grad():`` results computed inside need no gradient and carry no graph (like
+    torch.no_grad). A class rather than a generator: every backward() enters one, and this
+    costs a fraction of contextlib's machinery."""
+
+    def __enter__(self) -> None:
+        global _GRAD_ENABLED
+        self.previous, _GRAD_ENABLED = _GRAD_ENABLED, False
+
+    def __exit__(self, *exc_info) -> None:
+        global _GRAD_ENABLED
+        _GRAD_ENABLED = self.previous
 
 
 def is_grad_enabled() -> bool:
@@ -83,7 +86,8 @@ class Op:
     def gradient_as_tuple(self, out_grad, node) -> tuple:
         """``gradient``'s result as a tuple with exactly one adjoint per input."""
         grads = self.gradient(out_grad, node)
-        grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
+        if type(grads) is not tuple:
+            grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
         if len(grads) != len(node.inputs):
             # zip() in backward would silently drop extra adjoints or starve an input.
             raise ValueError(
@@ -158,20 +162,35 @@ class Value:
 
     @classmethod
     def make_from_op(cls, op: Op, inputs: tuple):
+        global TENSOR_COUNTER
         requires_grad = False
         if _GRAD_ENABLED:
             for x in inputs:
                 if x.requires_grad:
                     requires_grad = True
                     break
+        # _init written out, and compute called without *args for one or two inputs: this
+        # runs for every op, and each of those calls costs as much as a small op's numpy work.
         value = cls.__new__(cls)
+        TENSOR_COUNTER += 1
+        value.requires_grad = requires_grad
+        value.grad = None
         if LAZY_MODE:
-            value._init(op, tuple(inputs), None, requires_grad)
-        elif requires_grad:
-            value._init(op, tuple(inputs), op.compute(*[x.realize_cached_data() for x in inputs]), True)
+            value.op, value.inputs, value.cached_data = op, tuple(inputs), None
+            return value
+        for x in inputs:
+            if x.cached_data is None:  # recorded in lazy mode
+                x.realize_cached_data()
+        if len(inputs) == 1:
+            value.cached_data = op.compute(inputs[0].cached_data)
+        elif len(inputs) == 2:
+            value.cached_data = op.compute(inputs[0].cached_data, inputs[1].cached_data)
         else:
-            # Eager mode: nothing upstream needs a gradient, so keep no graph.
-            value._init(None, (), op.compute(*[x.realize_cached_data() for x in inputs]), False)
+            value.cached_data = op.compute(*[x.cached_data for x in inputs])
+        if requires_grad:
+            value.op, value.inputs = op, tuple(inputs)
+        else:  # eager mode: nothing upstream needs a gradient, so keep no graph
+            value.op, value.inputs = None, ()
         return value
 
 
@@ -234,6 +253,8 @@ class ScalarError(TypeError, ValueError):
 def as_scalar(x, op_name: str, expected: str = "a Python or numpy scalar (int or float)"):
     """``x`` as a Python int or float: numpy scalars and 0-d arrays are unwrapped, so that
     every scalar op applies the same dtype rule (see ``needle.ops._checks.scalar_like``)."""
+    if type(x) is float or type(x) is int:  # the common case, first
+        return x
     if isinstance(x, (np.generic, np.ndarray)) and np.ndim(x) == 0:
         x = x.item()
     if isinstance(x, (int, float)) and not isinstance(x, bool):
@@ -245,6 +266,8 @@ def as_scalar(x, op_name: str, expected: str = "a Python or numpy scalar (int or
 
 
 def _scalar(x, op_name: str):
+    if type(x) is float or type(x) is int:  # as_scalar's common case, without building its message
+        return x
     return as_scalar(x, f"Tensor {op_name}", "a Tensor or a Python/numpy scalar")
 
 
@@ -323,19 +346,21 @@ class Tensor(Value):
                 "backward() called on a tensor that does not require grad: none of its "
                 "inputs has requires_grad=True (or it was computed under no_grad / detached)"
             )
+        value = self.realize_cached_data()
         if out_grad is None:
-            if self.realize_cached_data().size != 1:
+            if value.size != 1:
                 raise RuntimeError(
                     f"backward() without out_grad needs a one-element tensor (a loss); this one "
-                    f"has shape {self.shape}: reduce it (e.g. .sum()) or pass out_grad"
+                    f"has shape {value.shape}: reduce it (e.g. .sum()) or pass out_grad"
                 )
-            out_grad = Tensor.make_const(np.ones_like(self.realize_cached_data()))
-        elif not isinstance(out_grad, Tensor):
-            out_grad = Tensor(out_grad, dtype=self.dtype, requires_grad=False)
-        if out_grad.shape != self.shape:
-            raise ValueError(
-                f"out_grad has shape {out_grad.shape}, expected the tensor's shape {self.shape}"
-            )
+            out_grad = Tensor.make_const(np.ones_like(value))
+        else:
+            if not isinstance(out_grad, Tensor):
+                out_grad = Tensor(out_grad, dtype=value.dtype, requires_grad=False)
+            if out_grad.shape != value.shape:
+                raise ValueError(
+                    f"out_grad has shape {out_grad.shape}, expected the tensor's shape {value.shape}"
+                )
         if create_graph:
             compute_gradient_of_variables(self, out_grad)
         else:

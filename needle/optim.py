@@ -31,11 +31,11 @@ class Optimizer:
         raise NotImplementedError()
 
     def _grad(self, p: Tensor, weight_decay: float) -> np.ndarray:
-        g = p.grad.realize_cached_data()
-        if g.shape != p.shape:
-            raise ValueError(f"gradient of shape {g.shape} for a parameter of shape {p.shape}")
-        g = g.astype(p.dtype, copy=False)
-        return g + weight_decay * p.realize_cached_data() if weight_decay else g
+        data, g = p.realize_cached_data(), p.grad.realize_cached_data()
+        if g.shape != data.shape:
+            raise ValueError(f"gradient of shape {g.shape} for a parameter of shape {data.shape}")
+        g = g.astype(data.dtype, copy=False)
+        return g + weight_decay * data if weight_decay else g
 
 
 def _check_hyper(name: str, value: float, low: float = 0.0, high: float = math.inf) -> None:
@@ -73,7 +73,8 @@ class SGD(Optimizer):
                 buf = g.copy() if buf is None else self.momentum * buf + (1 - self.dampening) * g
                 self.u[id(p)] = buf
                 g = g + self.momentum * buf if self.nesterov else buf
-            p.data = (p.realize_cached_data() - self.lr * g).astype(p.dtype, copy=False)
+            data = p.realize_cached_data()
+            p.data = (data - self.lr * g).astype(data.dtype, copy=False)
 
 
 class Adam(Optimizer):
@@ -109,4 +110,5 @@ class Adam(Optimizer):
             v = self.v[key] = b2 * self.v.get(key, 0.0) + (1 - b2) * g * g
             m_hat = m / (1 - b1**t)
             v_hat = v / (1 - b2**t)
-            p.data = (p.realize_cached_data() - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(p.dtype, copy=False)
+            data = p.realize_cached_data()
+            p.data = (data - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(data.dtype, copy=False)

@@ -20,23 +20,21 @@ from .nonlinear import exp
 from .shape import _normalize_axes, broadcast_to, kept_shape, reshape, summation
 
 
-def _finite_max(a: np.ndarray, axes: tuple) -> np.ndarray:
-    """max over ``axes`` (kept as size 1), with +-inf and empty slices replaced by 0."""
-    if a.size == 0:
-        return np.zeros(kept_shape(a.shape, axes), a.dtype)
-    m = a.max(axis=axes, keepdims=True)
-    if not np.isfinite(m).all():
-        m = np.where(np.isfinite(m), m, 0)
-    return m
-
-
 def _shift_and_log_sum(a: np.ndarray, axes: tuple) -> tuple:
-    """(m, a - m, log(sum(exp(a - m)))) over ``axes``, reductions kept as size-1 axes."""
-    m = _finite_max(a, axes)  # detached: lse(a - m) + m = lse(a) for any constant m
+    """(m, a - m, log(sum(exp(a - m)))) over ``axes``, reductions kept as size-1 axes; m is the
+    max of each slice, or 0 where that is not finite (+-inf, nan, an empty slice)."""
+    # m is detached: lse(a - m) + m = lse(a) for any constant m.
+    if a.size:
+        m = a.max(axis=axes, keepdims=True)
+        if np.isfinite(m).all():
+            # Each slice's max adds exp(0) = 1: every sum is >= 1 and its log finite.
+            shifted = a - m
+            return m, shifted, np.log(np.exp(shifted).sum(axis=axes, keepdims=True))
+        m = np.where(np.isfinite(m), m, 0)
+    else:
+        m = np.zeros(kept_shape(a.shape, axes), a.dtype)
     shifted = a - m
     s = np.exp(shifted).sum(axis=axes, keepdims=True)
-    if s.size and s.min() > 0:
-        return m, shifted, np.log(s)
     # log(0) = -inf for an all -inf slice, without a divide-by-zero warning
     return m, shifted, np.log(s, out=np.full_like(s, -np.inf), where=s > 0)
 
@@ -78,10 +76,9 @@ class LogSoftmax(TensorOp):
 
     def compute(self, a):
         _, shifted, log_sum = _shift_and_log_sum(a, _normalize_axes(self.axes, a.ndim))
-        if np.isneginf(log_sum).any():
-            # An all -inf slice: every entry is "log 0"; subtract 0 so it stays -inf, not nan.
-            log_sum = np.where(np.isneginf(log_sum), 0, log_sum)
-        return shifted - log_sum  # not a - (m + log_sum): m + log_sum rounds for large m
+        # log_sum >= 0 (the max adds exp(0) = 1), except -inf for an all -inf slice: every entry
+        # is "log 0" there, and clamping at 0 keeps it -inf rather than -inf - (-inf) = nan.
+        return shifted - np.maximum(log_sum, 0)  # not a - (m + log_sum): m + log_sum rounds for large m
 
     def gradient(self, out_grad, node):
         axes = _normalize_axes(self.axes, len(node.shape))

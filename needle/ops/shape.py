@@ -8,15 +8,21 @@ from ..autograd import TensorOp
 
 def _normalize_axes(axes, ndim: int) -> tuple:
     """``axes`` (None, an int or a sequence) as a sorted tuple of non-negative ints."""
-    if axes is None:
-        return tuple(range(ndim))
     if isinstance(axes, (int, np.integer)):
         axes = (axes,)
-    return _normalized(tuple(int(axis) for axis in axes), ndim)
+    elif axes is not None:
+        axes = tuple(axes)
+    try:
+        return _normalized(axes, ndim)
+    except TypeError:  # an axis that cannot be a cache key (a 0-d array): convert it first
+        return _normalized(tuple(int(axis) for axis in axes), ndim)
 
 
-@functools.lru_cache(maxsize=1024)  # gradients ask for the same few (axes, ndim) pairs
-def _normalized(axes: tuple, ndim: int) -> tuple:
+@functools.lru_cache(maxsize=1024)  # every op asks for the same few (axes, ndim) pairs
+def _normalized(axes, ndim: int) -> tuple:
+    if axes is None:
+        return tuple(range(ndim))
+    axes = tuple(int(axis) for axis in axes)
     for axis in axes:
         if not -ndim <= axis < ndim:
             raise ValueError(f"axis {axis} is out of range for a tensor with {ndim} dimensions")
@@ -69,29 +75,39 @@ class BroadcastTo(TensorOp):
     def compute(self, a):
         if a.shape == self.shape:
             return a
-        lead = len(self.shape) - a.ndim
-        if lead < 0 or any(n != m and n != 1 for n, m in zip(a.shape, self.shape[lead:])):
-            raise ValueError(
-                f"broadcast_to: cannot broadcast shape {a.shape} to {self.shape} (each axis "
-                f"must match or be 1, new axes go in front)"
-            )
+        strides = _broadcast_strides(a.shape, a.strides, self.shape)
         if not a.flags.c_contiguous or a.size == 0:
             return np.broadcast_to(a, self.shape)
-        # A read-only view with stride 0 on repeated axes, built directly: np.broadcast_to
-        # makes the same view with several microseconds of Python on top.
-        strides = (0,) * lead + tuple(s if n == m else 0 for n, m, s in zip(a.shape, self.shape[lead:], a.strides))
+        # The read-only view np.broadcast_to makes, built directly (it adds microseconds of
+        # Python): stride 0 repeats an element along the new and the size-1 axes.
         out = np.ndarray(self.shape, a.dtype, a, 0, strides)
         out.flags.writeable = False
         return out
 
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
-        lead = len(self.shape) - len(in_shape)
-        axes = tuple(range(lead)) + tuple(
-            lead + i for i, n in enumerate(in_shape) if n == 1 and self.shape[lead + i] != 1
-        )
+        axes = _repeated_axes(in_shape, self.shape)
         grad = summation(out_grad, axes) if axes else out_grad
         return reshape(grad, in_shape)
+
+
+@functools.lru_cache(maxsize=1024)  # a model broadcasts the same few shapes at every step
+def _broadcast_strides(in_shape: tuple, in_strides: tuple, shape: tuple) -> tuple:
+    lead = len(shape) - len(in_shape)
+    if lead < 0 or any(n != m and n != 1 for n, m in zip(in_shape, shape[lead:])):
+        raise ValueError(
+            f"broadcast_to: cannot broadcast shape {in_shape} to {shape} (each axis "
+            f"must match or be 1, new axes go in front)"
+        )
+    return (0,) * lead + tuple(s if n == m else 0 for n, m, s in zip(in_shape, shape[lead:], in_strides))
+
+
+@functools.lru_cache(maxsize=1024)
+def _repeated_axes(in_shape: tuple, shape: tuple) -> tuple:
+    """The axes of ``shape`` along which broadcasting ``in_shape`` repeats: the new leading
+    axes and the size-1 axes."""
+    lead = len(shape) - len(in_shape)
+    return tuple(range(lead)) + tuple(lead + i for i, n in enumerate(in_shape) if n == 1 and shape[lead + i] != 1)
 
 
 def broadcast_to(a, shape):
@@ -109,7 +125,10 @@ class Summation(TensorOp):
 
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
-        return broadcast_to(reshape(out_grad, kept_shape(in_shape, self.axes)), in_shape)
+        axes = _normalize_axes(self.axes, len(in_shape))
+        if axes != tuple(range(len(axes))):  # broadcast_to puts back leading axes by itself
+            out_grad = reshape(out_grad, kept_shape(in_shape, axes))
+        return broadcast_to(out_grad, in_shape)
 
 
 def summation(a, axes=None):
