@@ -186,15 +186,16 @@ class L2Loss(Module):
 class SoftmaxLoss(Module):
     """Mean over the batch of cross-entropy, lse(z_i) - z_i[y_i] = -logsoftmax(z_i)[y_i], for
     logits z (N, k) and integer labels y (N,). Through logsoftmax = z - logsumexp(z): stable,
-    and fewer graph ops than subtracting the picked logit from a separate logsumexp."""
+    and fewer graph ops than subtracting the picked logit from a separate logsumexp. The mean's
+    -1/N is folded into the constant one-hot weights: one op fewer forward and backward."""
 
     def forward(self, logits: Tensor, y) -> Tensor:
         n, k = logits.shape
         labels = y.numpy() if isinstance(y, Tensor) else np.asarray(y)
         if labels.shape != (n,):
             raise ValueError(f"SoftmaxLoss: labels have shape {labels.shape}, expected ({n},) for logits {logits.shape}")
-        y_one_hot = init.one_hot(k, labels, dtype=logits.dtype)
-        return ops.summation(ops.logsoftmax(logits, axes=(1,)) * y_one_hot) / (-n)
+        weights = init.one_hot(k, labels, dtype=logits.dtype) * (-1.0 / n)
+        return ops.summation(ops.logsoftmax(logits, axes=(1,)) * weights)
 
 
 class LayerNorm1d(Module):

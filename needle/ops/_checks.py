@@ -16,17 +16,23 @@ def check_same_shape_and_dtype(op_name: str, a: np.ndarray, b: np.ndarray) -> No
         )
 
 
+# NumPy 2 applies a Python number at the array's dtype (NEP 50's weak scalars).
+WEAK_PYTHON_SCALARS = np.lib.NumpyVersion(np.__version__) >= "2.0.0"
+
+
 def scalar_like(op_name: str, a: np.ndarray, scalar):
-    """The Python number ``scalar`` as a numpy scalar of ``a``'s dtype, so that ``a (op) scalar``
-    keeps that dtype on every numpy: NumPy 1.x promotes by value (float32 * 1e300 is float64,
+    """The Python number ``scalar`` as a numpy scalar of ``a``'s dtype (on NumPy 2, for a float
+    tensor, the number itself), so that ``a (op) scalar`` keeps that dtype on every numpy: NumPy 1.x promotes by value (float32 * 1e300 is float64,
     int32 + 2**40 is int64), NumPy 2 by type (float32 * np.float64(0.5) is float64).
 
     A float tensor takes any number (rounded to its dtype, as float32 arithmetic would); an
     integer tensor only integers that fit in it. Anything else would change the dtype.
     """
-    if a.dtype.kind == "f":
-        return a.dtype.type(scalar)
-    if a.dtype.kind in "iu" and isinstance(scalar, int):
+    kind = a.dtype.kind
+    if kind == "f":
+        # On NumPy 2 the Python number itself keeps the dtype, and costs less than a conversion.
+        return scalar if WEAK_PYTHON_SCALARS else a.dtype.type(scalar)
+    if kind in "iu" and isinstance(scalar, int):
         info = np.iinfo(a.dtype)
         if info.min <= scalar <= info.max:
             return a.dtype.type(scalar)

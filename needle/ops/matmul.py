@@ -26,14 +26,17 @@ class MatMul(TensorOp):
                 f"matmul needs tensors with at least 2 dimensions, got shapes {a.shape} and "
                 f"{b.shape} (reshape a vector to (1, n) or (n, 1))"
             )
-        if a.shape[-1] != b.shape[-2]:
-            raise ValueError(
-                f"matmul: shapes {a.shape} and {b.shape} are not aligned: "
-                f"{a.shape[-1]} (last axis of a) != {b.shape[-2]} (second-to-last of b)"
-            )
         if a.dtype != b.dtype:
             raise ValueError(f"matmul: dtypes {a.dtype} and {b.dtype} differ; convert one explicitly")
-        return np.matmul(a, b)
+        try:
+            return np.matmul(a, b)
+        except ValueError:  # checked after the fact: a check before every product costs more
+            if a.shape[-1] != b.shape[-2]:
+                raise ValueError(
+                    f"matmul: shapes {a.shape} and {b.shape} are not aligned: "
+                    f"{a.shape[-1]} (last axis of a) != {b.shape[-2]} (second-to-last of b)"
+                ) from None
+            raise
 
     def gradient(self, out_grad, node):
         a, b = node.inputs

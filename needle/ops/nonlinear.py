@@ -39,8 +39,8 @@ class ReLU(TensorOp):
         return np.maximum(a, 0)
 
     def gradient(self, out_grad, node):
-        # The output is a where a > 0 and 0 elsewhere, so its sign is the mask, in a's dtype.
-        return out_grad * Tensor.make_const(np.sign(node.realize_cached_data()))
+        out = node.realize_cached_data()  # a where a > 0, else 0: its positive entries are the mask
+        return out_grad * Tensor.make_const((out > 0).astype(out.dtype))
 
 
 def relu(a):

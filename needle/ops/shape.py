@@ -73,16 +73,14 @@ class BroadcastTo(TensorOp):
         self.shape = tuple(shape)
 
     def compute(self, a):
-        if a.shape == self.shape:
-            return a
         strides = _broadcast_strides(a.shape, a.strides, self.shape)
+        if strides is None:  # already that shape
+            return a
         if not a.flags.c_contiguous or a.size == 0:
             return np.broadcast_to(a, self.shape)
         # The read-only view np.broadcast_to makes, built directly (it adds microseconds of
         # Python): stride 0 repeats an element along the new and the size-1 axes.
-        out = np.ndarray(self.shape, a.dtype, a, 0, strides)
-        out.flags.writeable = False
-        return out
+        return np.ndarray(self.shape, a.dtype, memoryview(a).toreadonly(), 0, strides)
 
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
@@ -92,7 +90,11 @@ class BroadcastTo(TensorOp):
 
 
 @functools.lru_cache(maxsize=1024)  # a model broadcasts the same few shapes at every step
-def _broadcast_strides(in_shape: tuple, in_strides: tuple, shape: tuple) -> tuple:
+def _broadcast_strides(in_shape: tuple, in_strides: tuple, shape: tuple):
+    """The strides of ``in_shape`` (``in_strides``) repeated to ``shape``, or None if the shapes
+    are equal."""
+    if in_shape == shape:
+        return None
     lead = len(shape) - len(in_shape)
     if lead < 0 or any(n != m and n != 1 for n, m in zip(in_shape, shape[lead:])):
         raise ValueError(
