@@ -112,8 +112,10 @@ def test_course_kernel_and_time_budget(assignment, name):
     nb = nbformat.read(assignment.source_notebook(name), as_version=4)
     assert nb.metadata.kernelspec.name == "needle-course", f"{name}: select the course's kernel (make setup registers it)"
     intro = nb.cells[0].source
-    # a measured time: "about 45 to 60 minutes", "about 1 to 1.3 hours" (issue 21: times at a student's pace)
-    assert re.search(r"[Aa]bout [\d.]+( to [\d.]+)? (minutes|hours?)\b", intro), f"{name}: the intro must say how long it takes"
+    # a measured time: "about 45 to 60 minutes", "about 1 to 1.3 hours" (issue 21: times at a
+    # student's pace); a notebook nobody has timed yet says so rather than guess.
+    measured = re.search(r"[Aa]bout [\d.]+( to [\d.]+)? (minutes|hours?)\b", intro)
+    assert measured or "not yet timed at a student's pace" in intro, f"{name}: the intro must say how long it takes"
 
 
 @pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))

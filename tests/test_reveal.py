@@ -1,5 +1,6 @@
 """needle.reveal: a reveal's output folded under a summary line; warnings about wrong functions."""
 import re
+import sys
 
 import matplotlib
 
@@ -45,7 +46,9 @@ def test_figures_open_before_the_block_are_left_alone(shown):
     plt.close("all")
 
 
-def test_without_ipython_the_lines_are_printed(capsys):
+def test_without_ipython_the_lines_are_printed(capsys, monkeypatch):
+    # An earlier test in the same run may have started an IPython shell: this one runs without.
+    monkeypatch.delitem(sys.modules, "IPython", raising=False)
     with reveal("what happens"):
         print("plain text")
         plt.figure()
