@@ -22,6 +22,7 @@ from .session import Zygote
 from .submissions import Job
 
 MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
+terminated: int | None = None  # the signal that asked the grader to stop (set by the CLI's handler)
 INFRASTRUCTURE = "internal grading error"
 
 
@@ -57,6 +58,8 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
     zygote = None
     try:
         while pending or running:
+            if terminated is not None:
+                raise SystemExit(128 + terminated)
             if pending and (zygote is None or not zygote.alive()):
                 if zygote is not None:
                     zygote.close()

@@ -89,6 +89,11 @@ def _assignment(course: Course, name: str | None):
 
 
 def _terminated(signum, frame):
+    from . import batch
+
+    # Raised wherever the main thread is; an exception raised while it runs a finalizer (a
+    # __del__, a weakref callback) is only printed by Python, so the batch loop checks this too.
+    batch.terminated = signum
     raise SystemExit(128 + signum)
 
 

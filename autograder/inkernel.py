@@ -43,14 +43,15 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
 
 class LocalObserver:
     """Runs probes in this process against ``namespace`` (a kernel, or selfcheck). Needle's own
-    implementation of the task is noticed as in the sandbox: its code running during the
-    probe (``needle.trace``), or a definition that is, or derives from, needle's class."""
+    implementation of the task is refused as in the sandbox, but only while the probe runs
+    (``needle.trace.refusing``: its code raises, then is put back), and a definition that is,
+    or derives from, needle's class is noticed when the probe takes it."""
 
     def __init__(self, namespace: dict):
         self.namespace = namespace
 
     def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
-        from needle.trace import needle_calls
+        from needle.trace import Refused, refusing
 
         from . import probing
 
@@ -59,24 +60,21 @@ class LocalObserver:
         def watch(name, value):
             hits.extend(n for n, cls in classes if value is cls or (isinstance(value, type) and issubclass(value, cls)))
 
-        result, failure = [], []
-
-        def run():
-            try:
-                result.append(self._run(probe, params))
-            except StudentCodeError as exc:
-                failure.append(exc)
-
         probing.watchers.append(watch)
         try:
-            used = needle_calls(run, own_work) if own_work else run() or []
+            with refusing(own_work):
+                result = self._run(probe, params)
+        except Refused as refused:  # needle's own implementation was reached: that decides
+            raise Delegated(refused.name) from None
+        except StudentCodeError:
+            if hits:  # needle's class taken as the answer: that decides, whatever came of it
+                raise Delegated(hits[0]) from None
+            raise
         finally:
             probing.watchers.remove(watch)
-        if hits or used:  # needle's own implementation ran: that decides, whatever came of it
-            raise Delegated((hits or used)[0])
-        if failure:
-            raise failure[0]
-        return result[0]
+        if hits:
+            raise Delegated(hits[0])
+        return result
 
     def memory(self, probe, deadline: float, own_work: list[str], params: dict):
         """(value, peak bytes allocated during the call), by tracemalloc (numpy reports its

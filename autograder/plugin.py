@@ -40,6 +40,7 @@ class GradingPlugin:
         self._budget = Budget(timeout)
         self._task = ""
         self._own_work: tuple[str, list[str]] = ("", [])
+        self._once: dict = {}
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
@@ -72,6 +73,25 @@ class GradingPlugin:
 
         observe.memory = memory
         return observe
+
+    @pytest.fixture
+    def once(self):
+        """once(key, compute): compute() the first time a test of this submission asks for
+        ``key``, its value (or the exception it raised) every later time. For what several tests
+        of one task judge from the same expensive probe: the probe runs once (under the first
+        test's budget), and one mistake fails each of those tests with the same message."""
+        def once(key, compute):
+            if key not in self._once:
+                try:
+                    self._once[key] = (True, compute())
+                except (AssertionError, StudentCodeError) as exc:
+                    self._once[key] = (False, exc)
+            ok, value = self._once[key]
+            if not ok:
+                raise value.with_traceback(None)
+            return value
+
+        return once
 
     @pytest.fixture
     def submission_seed(self) -> int:

@@ -27,7 +27,11 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
+import pickle
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -168,28 +172,45 @@ def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
 def visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
     """Run the solution notebook's code cells in order (solution cells replaced, hidden test
     blocks removed) up to the visible test cell of ``task``; its error message, or "" if it
-    passes. Errors of earlier cells are ignored (a student would see them there)."""
-    import matplotlib
+    passes. Errors of earlier cells are ignored (a student would see them there).
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    The cells before the first replaced one are the same for every mistake of a notebook, and
+    some are minutes of demos in all: they run once, in a process kept for the purpose, and
+    each question runs the rest in a fork of it (``_Prefix``)."""
+    cells = _visible_cells(assignment, notebook, task, replace)
+    first = next((i for i, (gid, _, _) in enumerate(cells) if gid in replace), len(cells) - 1)
+    key = (str(assignment.source_notebook(notebook)), tuple(source for _, source, _ in cells[:first]))
+    prefix = _PREFIXES.pop(key, None) or _Prefix(cells[:first])
+    _PREFIXES[key] = prefix  # the most recent last
+    while len(_PREFIXES) > MAX_PREFIXES:
+        _PREFIXES.pop(next(iter(_PREFIXES))).close()
+    return prefix.ask(cells[first:])
 
-    try:
-        return _visible_message(assignment, notebook, task, replace)
-    finally:
-        plt.close("all")
+
+MAX_PREFIXES = 3  # processes kept: mistakes of one notebook and task come one after another
 
 
-def _visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
+def _visible_cells(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> list:
+    """(grade id, source to run, is the visible test cell of ``task``) up to that cell."""
     from .notebook import strip_magics
 
-    ns: dict = {"__name__": "__main__"}
+    out = []
     for cell in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
         if cell.get("cell_type") != "code":
             continue
         gid = nbmod.grade_id(cell)
         source = strip_magics(HIDDEN_BLOCK.sub("", replace.get(gid, nbmod.source_of(cell))))
         target = nbmod._nbgrader(cell).get("grade") is True and task_of(gid) == task
+        out.append((gid, source, target))
+        if target:
+            return out
+    raise ValueError(f"{notebook} has no visible test cell for Task {task}")
+
+
+def _run_cells(cells: list, ns: dict) -> str | None:
+    """Execute ``cells`` into ``ns``; the target cell's error message ("" if it passes), or None
+    when no target cell came."""
+    for gid, source, target in cells:
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 exec(compile(source, f"<{gid or 'cell'}>", "exec"), ns)
@@ -198,7 +219,87 @@ def _visible_message(assignment: Assignment, notebook: str, task: str, replace: 
                 return str(exc) or type(exc).__name__
         if target:
             return ""
-    raise ValueError(f"{notebook} has no visible test cell for Task {task}")
+    return None
+
+
+class _Prefix:
+    """A process that ran a notebook's first cells and, for each question, forks a child that
+    runs the remaining cells from there and sends back the target cell's message. A fresh
+    interpreter (not a fork of this one, whose threads, pytest-xdist's among them, may hold
+    locks a fork would keep locked forever)."""
+
+    def __init__(self, cells: list):
+        requests_r, self._requests_w = os.pipe()
+        self._answers_r, answers_w = os.pipe()
+        self._proc = subprocess.Popen(
+            [sys.executable, "-c", "import sys; from autograder.selfcheck import _serve; _serve(*map(int, sys.argv[1:]))",
+             str(requests_r), str(answers_w)], pass_fds=(requests_r, answers_w))
+        os.close(requests_r)
+        os.close(answers_w)
+        _send(self._requests_w, cells)
+
+    def ask(self, rest: list) -> str:
+        _send(self._requests_w, rest)
+        answer = _receive(self._answers_r)
+        if answer is None:
+            raise RuntimeError("the process running the notebook's first cells ended unexpectedly")
+        return answer
+
+    def close(self) -> None:
+        os.close(self._requests_w)
+        os.close(self._answers_r)
+        self._proc.wait()
+
+
+def _serve(requests: int, answers: int) -> None:
+    """The prefix process: run the first cells (the first message), then answer each question
+    (the remaining cells) from a fork, so that every question starts from the same state."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    ns: dict = {"__name__": "__main__"}
+    _run_cells(_receive(requests), ns)
+    while True:
+        rest = _receive(requests)
+        if rest is None:
+            return
+        child = os.fork()
+        if child == 0:
+            try:
+                answer = _run_cells(rest, ns)
+            except BaseException as exc:  # SystemExit, KeyboardInterrupt from the notebook's code
+                answer = type(exc).__name__
+            _send(answers, answer)
+            os._exit(0)
+        os.waitpid(child, 0)
+
+
+def _send(fd: int, value) -> None:
+    data = pickle.dumps(value)
+    view = memoryview(len(data).to_bytes(8, "big") + data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _receive(fd: int):
+    def exactly(n: int) -> bytes | None:
+        chunks = []
+        while n:
+            chunk = os.read(fd, n)
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            n -= len(chunk)
+        return b"".join(chunks)
+
+    head = exactly(8)
+    if head is None:
+        return None
+    body = exactly(int.from_bytes(head, "big"))
+    return None if body is None else pickle.loads(body)
+
+
+_PREFIXES: dict = {}
 
 
 def accepted(assignment: Assignment, notebook: str) -> dict:

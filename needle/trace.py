@@ -13,6 +13,8 @@ needle's implementation of the same thing.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import importlib
 import sys
 import types
@@ -32,19 +34,33 @@ def needle_object(name: str):
     raise ValueError(f"{name!r} is not a needle module, class or function")
 
 
-def _functions(obj) -> list[types.FunctionType]:
+def functions(obj) -> list[types.FunctionType]:
+    """The Python functions ``obj`` (a function, property, class or module) is made of."""
     if isinstance(obj, types.FunctionType):
         return [obj]
     if isinstance(obj, property):
-        return [f for f in (obj.fget, obj.fset, obj.fdel) if f is not None]
+        return [f for f in (obj.fget, obj.fset, obj.fdel) if isinstance(f, types.FunctionType)]
     if isinstance(obj, (staticmethod, classmethod)):
-        return [obj.__func__]
+        return functions(obj.__func__)
     if isinstance(obj, type):
-        return [f for value in vars(obj).values() for f in _functions(value)]
+        return [f for value in list(vars(obj).values()) for f in functions(value)]
     if isinstance(obj, types.ModuleType):
-        own = [v for v in vars(obj).values() if getattr(v, "__module__", None) == obj.__name__]
-        return [f for value in own for f in _functions(value)]
+        return [f for value in _own_members(obj) for f in functions(value)]
     return []
+
+
+def classes(obj) -> list[type]:
+    """The classes ``obj`` (a class or module) covers."""
+    if isinstance(obj, type):
+        return [obj]
+    if isinstance(obj, types.ModuleType):
+        return [v for v in _own_members(obj) if isinstance(v, type)]
+    return []
+
+
+def _own_members(module: types.ModuleType) -> list:
+    return [v for v in list(vars(module).values()) if getattr(v, "__module__", None) == module.__name__
+            and isinstance(v, (type, types.FunctionType))]
 
 
 def needle_calls(run, names: list[str]) -> list[str]:
@@ -52,7 +68,7 @@ def needle_calls(run, names: list[str]) -> list[str]:
     given (``run``'s result is discarded; its exceptions propagate)."""
     targets, codes = {}, []  # by identity: an equal-looking code object of yours is not needle's
     for name in names:
-        for fn in _functions(needle_object(name)):
+        for fn in functions(needle_object(name)):
             codes.append(fn.__code__)
             targets.setdefault(id(fn.__code__), name)
     seen: dict[str, None] = {}
@@ -68,3 +84,82 @@ def needle_calls(run, names: list[str]) -> list[str]:
     finally:
         sys.setprofile(previous)
     return [name for name in names if name in seen]
+
+
+# --- refusing: needle's implementation made unusable for a while ----------------------------------
+PLACEHOLDER = "__needle_refused__"  # in a stub's constants, replaced by the Refused it raises
+
+
+class Refused(BaseException):
+    """needle's implementation of the task being graded was reached. A BaseException, so that a
+    student's ``except Exception`` does not turn it into a wrong answer with another message."""
+
+    def __init__(self, name: str):
+        super().__init__(name)
+        self.name = name
+
+
+@functools.lru_cache(maxsize=None)
+def stub_code(name: str, freevars: tuple[str, ...]) -> types.CodeType:
+    """Code of ``def f(*args, **kwargs): raise Refused(name)`` with ``freevars`` (so it fits any
+    function of ``name``). The exception is one of the code's constants: the stub looks up no
+    name, so a copy of this code in a function with other globals raises the same."""
+    body = f"        ({', '.join(freevars)},)\n" if freevars else ""
+    source = (
+        "def _outer():\n"
+        + "".join(f"    {v} = None\n" for v in freevars)
+        + "    def stub(*args, **kwargs):\n"
+        + body
+        + f"        raise {PLACEHOLDER!r}\n"
+        + "    return stub\n"
+    )
+    outer = compile(source, f"<excised {name}>", "exec").co_consts[0]
+    code = next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == "stub")
+    if code.co_freevars != freevars:
+        raise ValueError(f"cannot refuse {name}: free variables {freevars} in another order")
+    refused = Refused(name)
+    return code.replace(co_consts=tuple(refused if c == PLACEHOLDER else c for c in code.co_consts))
+
+
+def refuse_class(cls: type, name: str) -> None:
+    """``cls(...)`` and ``class X(cls)`` raise Refused(name) from now on."""
+    def refuse(*args, **kwargs):
+        raise Refused(name)
+
+    cls.__init__ = refuse
+    cls.__init_subclass__ = classmethod(refuse)
+
+
+@contextlib.contextmanager
+def refusing(names: list[str]):
+    """Inside the block, every function ``names`` cover raises ``Refused(name)`` when called (each
+    alias and bound method too: the function objects keep their identity, only their code is
+    swapped), and their classes refuse instantiation and subclassing; all is restored after.
+
+    The in-process counterpart of the grader's excision (which is permanent, in a worker that
+    will hold student code): costs nothing per call, where tracing every call (needle_calls)
+    makes code several times slower."""
+    swapped: list = []
+    unset = object()
+    try:
+        for name in names:
+            obj = needle_object(name)
+            for fn in functions(obj):
+                if not fn.__code__.co_filename.startswith("<excised"):
+                    swapped.append((fn, "__code__", fn.__code__))
+                    fn.__code__ = stub_code(name, fn.__code__.co_freevars)
+            for cls in classes(obj):
+                for attr in ("__init__", "__init_subclass__"):
+                    swapped.append((cls, attr, vars(cls).get(attr, unset)))
+                refuse_class(cls, name)
+        yield
+    finally:
+        for owner, attr, original in reversed(swapped):
+            if attr == "__code__":  # a raised Refused keeps its last traceback: let its frames go
+                for const in owner.__code__.co_consts:
+                    if isinstance(const, Refused):
+                        const.__traceback__ = const.__context__ = None
+            if original is unset:
+                delattr(owner, attr)
+            else:
+                setattr(owner, attr, original)

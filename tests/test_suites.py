@@ -78,3 +78,21 @@ def test_mistake_fixtures_cover_the_required_ones():
 def test_stub_matches_nbgrader_clear_solutions():
     source = "def f(x):\n    \"\"\"doc\"\"\"\n    ### BEGIN SOLUTION\n    return x\n    ### END SOLUTION\n"
     assert selfcheck.stub(source) == "def f(x):\n    \"\"\"doc\"\"\"\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
+
+
+def test_the_assembled_naive_loop_is_the_loop_node_for_node():
+    """01's probes assemble the 100,000-step graph directly (for speed): it must be the graph the
+    lecture's loop builds, node for node (class, op, inputs by position, requires_grad, values)."""
+    import numpy as np
+
+    from autograder.suite import load_probes
+
+    probes = load_probes(str(LECTURE8.suite("01_graph_accumulation")))
+    for n in (1, 7, 2_000):
+        looped, assembled = probes._naive_loop(n), probes._naive_loop_assembled(n)
+        assert len(looped) == len(assembled) == 1 + 2 * n
+        where = {id(v): i for i, v in enumerate(assembled)}
+        for i, (a, b) in enumerate(zip(looped, assembled)):
+            assert type(a) is type(b) and type(a.op) is type(b.op) and a.requires_grad == b.requires_grad, i
+            assert [looped.index(x) for x in a.inputs] == [where[id(x)] for x in b.inputs], i
+            assert a.numpy().dtype == b.numpy().dtype and np.array_equal(a.numpy(), b.numpy()), i

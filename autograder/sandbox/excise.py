@@ -22,39 +22,9 @@ import ctypes
 import sys
 import types
 
-from needle.trace import needle_object
+from needle.trace import Refused, classes, functions, needle_object, refuse_class, stub_code
 
-PLACEHOLDER = "__needle_refused__"  # in the stub's constants, replaced by the Refused it raises
-
-
-class Refused(BaseException):
-    """needle's implementation of the task being graded was reached. A BaseException, so that a
-    student's ``except Exception`` does not turn it into a wrong answer with another message."""
-
-    def __init__(self, name: str):
-        super().__init__(name)
-        self.name = name
-
-
-def _stub_code(name: str, freevars: tuple[str, ...]) -> types.CodeType:
-    """Code of ``def f(*args, **kwargs): raise Refused(name)`` with ``freevars``. The exception
-    is one of the code's constants: the stub looks up no name, so a copy of this code in a
-    function with other globals (a student's) raises the same."""
-    body = f"        ({', '.join(freevars)},)\n" if freevars else ""
-    source = (
-        "def _outer():\n"
-        + "".join(f"    {v} = None\n" for v in freevars)
-        + "    def stub(*args, **kwargs):\n"
-        + body
-        + f"        raise {PLACEHOLDER!r}\n"
-        + "    return stub\n"
-    )
-    outer = compile(source, f"<excised {name}>", "exec").co_consts[0]
-    code = next(c for c in outer.co_consts if isinstance(c, types.CodeType) and c.co_name == "stub")
-    if code.co_freevars != freevars:
-        raise ValueError(f"cannot excise {name}: free variables {freevars} in another order")
-    refused = Refused(name)
-    return code.replace(co_consts=tuple(refused if c == PLACEHOLDER else c for c in code.co_consts))
+__all__ = ["Refused", "excise"]
 
 
 def _scrub(code: types.CodeType) -> None:
@@ -68,61 +38,25 @@ def _scrub(code: types.CodeType) -> None:
     ctypes.memset(id(code) + type(code).__basicsize__, 0, len(cached))
 
 
-def _functions(obj) -> list[types.FunctionType]:
-    if isinstance(obj, types.FunctionType):
-        return [obj]
-    if isinstance(obj, property):
-        return [f for f in (obj.fget, obj.fset, obj.fdel) if isinstance(f, types.FunctionType)]
-    if isinstance(obj, (staticmethod, classmethod)):
-        return _functions(obj.__func__)
-    if isinstance(obj, type):
-        return [f for value in list(vars(obj).values()) for f in _functions(value)]
-    if isinstance(obj, types.ModuleType):
-        return [f for value in _own_members(obj) for f in _functions(value)]
-    return []
-
-
-def _own_members(module: types.ModuleType) -> list:
-    return [v for v in list(vars(module).values()) if getattr(v, "__module__", None) == module.__name__
-            and isinstance(v, (type, types.FunctionType))]
-
-
-def _classes(obj) -> list[type]:
-    if isinstance(obj, type):
-        return [obj]
-    if isinstance(obj, types.ModuleType):
-        return [v for v in _own_members(obj) if isinstance(v, type)]
-    return []
-
-
-def _refusing_class(cls: type, name: str) -> None:
-    """``cls(...)`` and ``class X(cls)`` raise Refused from now on."""
-    def refuse(*args, **kwargs):
-        raise Refused(name)
-
-    cls.__init__ = refuse
-    cls.__init_subclass__ = classmethod(refuse)
-
-
 def excise(names: list[str]) -> list[str]:
     """Remove what ``names`` cover (needle modules, classes, functions, properties); returns
     the qualified names of the functions whose code was removed."""
     removed, stubs = [], {}
     for name in names:
         obj = needle_object(name)
-        for fn in _functions(obj):
+        for fn in functions(obj):
             if fn.__code__.co_filename.startswith("<excised"):
                 continue  # covered by an earlier name
             qualified = f"{fn.__module__}.{fn.__qualname__}"
             key = (name, fn.__code__.co_freevars)
             if key not in stubs:
-                stubs[key] = _stub_code(name, fn.__code__.co_freevars)
+                stubs[key] = stub_code(name, fn.__code__.co_freevars)
             original = fn.__code__
             fn.__code__ = stubs[key]
             if sys.getrefcount(original) == 2:  # this frame's reference and the call's: no other holder
                 _scrub(original)
             del original
             removed.append(qualified)
-        for cls in _classes(obj):
-            _refusing_class(cls, name)
+        for cls in classes(obj):
+            refuse_class(cls, name)
     return removed

@@ -7,12 +7,15 @@ structure afterwards as plain data (which op made each node, from which nodes): 
 compares it with the structure it expects. The work limits below (reads of ``.inputs``, CPU
 seconds) only ever stop a walk early, so they can cost a point but never earn one: a fast answer
 still has to come within the time limit the grader measures from outside."""
-import sys
+import gc
 import time
+
+import numpy as np
 
 import needle as ndl
 from autograder.probing import need, probe
 from needle.autograd import Value
+from needle.ops.arithmetic import EWiseAdd
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
 
@@ -52,6 +55,33 @@ def _naive_loop(n: int) -> list:
     return built
 
 
+def _naive_loop_assembled(n: int) -> list:
+    """The same graph as _naive_loop(n), node for node (types, ops, inputs, float32 values), put
+    together directly: the loop's op calls and the collector's passes over a growing heap cost
+    three times as much, for nothing the student's walk can see (tests/test_suites.py compares the
+    two)."""
+    w = ndl.Tensor([1.0, 2.0])
+    step_value = ((-0.1) * ndl.Tensor([0.5, 0.5], requires_grad=False)).numpy()
+    rows = np.empty((n + 1, 2), np.float32)
+    rows[0], rows[1:] = w.numpy(), step_value
+    values = np.add.accumulate(rows, axis=0)  # float32, one addition after another, as the loop adds
+    built = [w]
+    make_const, new, init = ndl.Tensor.make_const, ndl.Tensor.__new__, ndl.Tensor._init
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for k in range(1, n + 1):
+            step = make_const(rows[k])
+            w_next = new(ndl.Tensor)
+            init(w_next, EWiseAdd(), (w, step), values[k], True)
+            w = w_next
+            built += (step, w)
+    finally:
+        if collecting:
+            gc.enable()
+    return built
+
+
 def _ladder(n: int) -> list:
     prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
     built = [prev, cur]
@@ -66,7 +96,7 @@ _OP = Value.__dict__["op"]
 
 def _snapshot(built: list) -> tuple:
     """Every built node's op and inputs objects (map with needle's slots: no Python call per
-    node, so that this stays fast under the in-kernel route's tracing too)."""
+    node)."""
     return list(map(_OP.__get__, built)), list(map(_INPUTS.__get__, built))
 
 
@@ -80,9 +110,9 @@ def build(graph: dict) -> list:
     if "nodes" in graph:
         return _from_nodes(graph["nodes"])
     (kind, n), = graph.items()
-    make = {"naive_loop": _naive_loop, "ladder": _ladder}[kind]
     if n < 10_000:
-        return make(n)
+        return {"naive_loop": _naive_loop, "ladder": _ladder}[kind](n)
+    make = {"naive_loop": _naive_loop_assembled, "ladder": _ladder}[kind]
     if kind in _BIG and _BIG[kind][0] == n and _snapshot(_BIG[kind][1]) == _BIG[kind][2]:
         return _BIG[kind][1]
     _BIG.clear()
@@ -109,8 +139,8 @@ class _Stopped(BaseException):
     ``except Exception`` does not hide it."""
 
 
-TRACED_SLOWDOWN = 3
-_limit = {"reads": 0, "budget": 1 << 62, "until": float("inf"), "why": ""}
+_limit = {"reads": 0, "budget": 1 << 62, "clock_every": 32, "until": float("inf"), "why": ""}
+SPARSE_EVERY = 64  # on the big chain, one node in this many checks the clock
 
 
 class _Counted(ndl.Tensor):
@@ -125,7 +155,7 @@ class _Counted(ndl.Tensor):
         if reads > _limit["budget"]:
             _limit["why"] = "reads"
             raise _Stopped()
-        if reads % 32 == 0 and time.process_time() > _limit["until"]:  # the clock every 32 reads: it costs a system call
+        if reads % _limit["clock_every"] == 0 and time.process_time() > _limit["until"]:  # a system call
             _limit["why"] = "time"
             raise _Stopped()
         return _INPUTS.__get__(self)
@@ -135,21 +165,25 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float) -> dict:
+def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool) -> dict:
     """fn(output) stopped once it reads .inputs more than ``reads_per_node`` times per node or
-    uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}."""
-    if sys.getprofile() is not None:  # the in-kernel route traces every call: walks run several times slower
-        cpu_seconds *= TRACED_SLOWDOWN
-    for v in built:
+    uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}.
+
+    A ``chain`` (the naive loop's graph: one path to each node, so no walk reads too often) has
+    only every SPARSE_EVERY-th node counted, each read of it checking the clock: the time limit
+    without a Python call per node."""
+    counted = built[::SPARSE_EVERY] if chain else built
+    for v in counted:
         v.__class__ = _Counted
-    _limit.update(reads=0, budget=reads_per_node * len(built), until=time.process_time() + cpu_seconds, why="")
+    _limit.update(reads=0, budget=1 << 62 if chain else reads_per_node * len(built), clock_every=1 if chain else 32,
+                  until=time.process_time() + cpu_seconds, why="")
     try:
         return {"value": fn(built[-1]), "stopped": ""}
     except _Stopped:
         return {"value": None, "stopped": _limit["why"]}
     finally:
         _limit.update(budget=1 << 62, until=float("inf"))
-        for v in built:
+        for v in counted:
             v.__class__ = ndl.Tensor
 
 
@@ -159,7 +193,7 @@ def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: f
     """name(output of graph), within the limits; the graph's structure afterwards."""
     fn = need(ns, name)
     built = build(graph)
-    result = _limited(fn, built, reads_per_node, cpu_seconds)
+    result = _limited(fn, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph)
     return result | {"structure": structure(built) if "nodes" in graph else None}
 
 
