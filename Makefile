@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test demo lab solved release selfcheck bench gradescope clean test-browser numpy-floor
+.PHONY: setup test test-slow demo lab solved release selfcheck bench gradescope clean test-browser numpy-floor
 
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -35,10 +35,19 @@ $(STAMP): pyproject.toml
 $(KERNEL): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
+# The suite on every core (pytest-xdist), but for its slow end-to-end parts (make test-slow).
 # pytest exits 5 when it collects no tests: report it as the failure it is.
 test: setup
-	@$(PY) -m pytest; status=$$?; \
+	@$(PY) -m pytest -n auto --dist loadgroup -m "not slow"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
+	exit $$status
+
+# The slow end-to-end parts (marked slow; .ci/run runs them after make test): every notebook executed
+# (solved with its hidden tests, released up to its first stub), nbgrader's own route against the
+# grader, nbgrader's exchange, the course pipeline (deadlines, regrades, gradebook) and Gradescope.
+test-slow: setup
+	@$(PY) -m pytest -n auto --dist loadgroup -m slow -p no:cacheprovider; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "make test-slow: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 
 # Browser tests (tests/e2e): the student path in JupyterLab and a feedback page, in Chromium via

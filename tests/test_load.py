@@ -40,7 +40,7 @@ def _submit(release_root: Path, root: Path) -> None:
 
 
 def _grade(root: Path, out: Path) -> list[tuple]:
-    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--timeout", "4",
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--timeout", "2",
                            "--jobs", "2"], capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = csv.DictReader(io.StringIO((out / "grades.csv").read_text()))

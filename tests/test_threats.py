@@ -479,7 +479,7 @@ def batch(request, release_root, tmp_path_factory):
     grader_tmp.mkdir(mode=0o777)
     grader_tmp.chmod(0o777)
     proc = subprocess.run(
-        [*command, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "6", "--jobs", "2"],
+        [*command, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "3", "--jobs", "2"],
         capture_output=True, text=True, env=dict(venv_env(), TMPDIR=str(grader_tmp)), cwd=LECTURE8.course.root,
     )
     yield {"root": root, "out": root / "out", "proc": proc, "tmp": grader_tmp}
