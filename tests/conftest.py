@@ -1,4 +1,5 @@
 import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -28,21 +29,90 @@ def venv_env() -> dict:
     return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
 
 
+def _run_folder(tmp_path_factory, worker_id: str) -> Path:
+    """The run's own temporary folder, shared by all pytest-xdist workers (each worker's basetemp
+    is a folder in it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base if worker_id == "master" else base.parent
+
+
 @pytest.fixture(scope="session")
-def release_of(tmp_path_factory):
+def once_per_run(tmp_path_factory, worker_id):
+    """once_per_run(key, build): ``build()`` once per test run, by whichever pytest-xdist worker
+    asks first (the others wait on a lock), and its (pickled) value to every worker. For the
+    module fixtures that grade a whole batch through the real command line: tests only read
+    what the batch left. (A failed build is not kept: the next worker tries, and fails, again.)"""
+    import fcntl
+    import pickle
+
+    shared = _run_folder(tmp_path_factory, worker_id)
+
+    def once(key: str, build):
+        kept = shared / f"once-{key}.pickle"
+        with open(shared / f"once-{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if kept.exists():
+                return pickle.loads(kept.read_bytes())
+            value = build()
+            kept.write_bytes(pickle.dumps(value))
+            return value
+
+    return once
+
+
+def remove_at_end(request, path: Path) -> None:
+    """Remove ``path`` when the whole run ends (not when this worker's module does: another
+    worker may still be reading it)."""
+    worker = getattr(request.config, "workerinput", None)
+    shared = request.config._tmp_path_factory.getbasetemp()
+    if worker is not None:
+        shared = shared.parent
+    with open(shared / "remove-at-end.txt", "a") as f:
+        f.write(f"{path}\n")
+
+
+def pytest_sessionfinish(session):
+    if getattr(session.config, "workerinput", None) is not None:  # a worker: the controller cleans up
+        return
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    listed = factory.getbasetemp() / "remove-at-end.txt" if factory is not None else None
+    if listed is not None and listed.exists():
+        for line in listed.read_text().splitlines():
+            shutil.rmtree(line, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def release_of(tmp_path_factory, worker_id):
     """release_of(assignment): a scratch nbgrader course root with that assignment released
-    from solutions/ by nbgrader (made once per session)."""
+    from solutions/ by nbgrader (made once per run: under pytest-xdist the first worker to ask
+    makes it, under a lock, in the folder all workers share; the others wait and reuse it).
+    Read-only for the tests: copy it to change it."""
+    import fcntl
+
     from autograder.demo import release
 
-    roots = {}
+    shared = _run_folder(tmp_path_factory, worker_id)
 
     def make(assignment):
-        if assignment.name not in roots:
-            roots[assignment.name] = tmp_path_factory.mktemp(f"course-root-{assignment.name}")
-            release(assignment, roots[assignment.name])
-        return roots[assignment.name]
+        root = shared / f"course-root-{assignment.name}"
+        with open(shared / f"course-root-{assignment.name}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (root / ".released").exists():
+                shutil.rmtree(root, ignore_errors=True)
+                root.mkdir()
+                release(assignment, root)
+                (root / ".released").touch()
+        return root
 
     return make
+
+
+@pytest.fixture(scope="session")
+def worker_id(request) -> str:
+    """pytest-xdist's worker name ("gw0", ...), or "master" without it (xdist's own fixture when
+    it is installed)."""
+    workerinput = getattr(request.config, "workerinput", None)
+    return "master" if workerinput is None else workerinput["workerid"]
 
 
 @pytest.fixture(scope="session")

@@ -191,7 +191,12 @@ def _cell_edit(kind: str, folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def batch(release_root, tmp_path_factory):
+def batch(release_root, tmp_path_factory, once_per_run):
+    """Graded once per run (whichever pytest-xdist worker needs it first)."""
+    return once_per_run("adversarial", lambda: _graded_batch(release_root, tmp_path_factory))
+
+
+def _graded_batch(release_root, tmp_path_factory):
     root = tmp_path_factory.mktemp("adversarial")
     submitted = root / "submitted"
     out = root / "out"
@@ -206,7 +211,7 @@ def batch(release_root, tmp_path_factory):
     _write_submission(release_nb, submitted / "solved" / ASSIGNMENT, {}, paths)
     suite_before = SUITE.read_bytes()
     sleepers_before = _sleepers()
-    assert cli.main(["grade", str(root), "--out", str(out), "--timeout", "6", "--jobs", "2"]) == 0
+    assert cli.main(["grade", str(root), "--out", str(out), "--timeout", "3", "--jobs", "2"]) == 0
     return root, out, suite_before, sleepers_before
 
 

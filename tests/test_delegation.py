@@ -7,6 +7,7 @@ points (their workers hold needle whole).
 import csv
 import io
 import json
+import shutil
 import subprocess
 import sys
 
@@ -28,9 +29,15 @@ def _task_points(notebook: str) -> dict[str, float]:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, release_root, once_per_run):
+    """Graded once per run (whichever pytest-xdist worker needs it first)."""
+    return once_per_run("delegation", lambda: _graded(tmp_path_factory, release_root))
+
+
+def _graded(tmp_path_factory, release_root):
     root = tmp_path_factory.mktemp("delegation")
-    release_dir = demo.release(LECTURE8, root)
+    shutil.copytree(release_root, root, dirs_exist_ok=True)
+    release_dir = root / "course" / LECTURE8.name
     solved = demo.solutions_by_grade_id(LECTURE8)
     specs = {}
     for path in FIXTURES:

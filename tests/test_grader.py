@@ -35,8 +35,13 @@ def grade(*args):
 
 
 @pytest.fixture(scope="module")
-def course(release_root, tmp_path_factory):
-    """The release plus three submissions: solved, untouched, and with two mistakes."""
+def course(release_root, tmp_path_factory, once_per_run):
+    """The release plus three submissions: solved, untouched, and with two mistakes (graded once
+    per run, whichever pytest-xdist worker needs it first)."""
+    return once_per_run("graded-course", lambda: _graded_course(release_root, tmp_path_factory))
+
+
+def _graded_course(release_root, tmp_path_factory):
     root = tmp_path_factory.mktemp("graded")
     shutil.copytree(release_root, root, dirs_exist_ok=True)
     demo.make_submissions(LECTURE8, root, root / "course" / ASSIGNMENT, demo.DEMO_MISTAKES, say=lambda _: None)
@@ -156,14 +161,19 @@ def test_feedback_gives_one_hint_per_failing_task(course):
         assert page.count("<span class='why'>") == len(shown) < len(failed), student
 
 
-def test_grading_is_deterministic_and_regrading_replaces_only_its_rows(course, tmp_path):
+def test_regrading_one_notebook_replaces_only_its_rows(course):
     root, out = course
     before = (out / "grades.csv").read_text()
     # regrade one student's one notebook into the same folder: nothing else changes
     nb = root / "submitted" / "mistakes" / ASSIGNMENT / f"{NOTEBOOKS[0]}.ipynb"
     assert grade(nb, "--out", out) == 0
     assert (out / "grades.csv").read_text() == before
-    # grading everything again from scratch gives the identical file
+
+
+@pytest.mark.slow
+def test_grading_everything_again_gives_the_identical_file(course, tmp_path):
+    root, out = course
+    before = (out / "grades.csv").read_text()
     again = tmp_path / "again"
     assert grade(root, "--out", again, "--jobs", 2) == 0
     assert (again / "grades.csv").read_text() == before
@@ -224,6 +234,7 @@ def test_unreadable_notebook_scores_zero_and_the_batch_goes_on(course, tmp_path)
     assert "not UTF-8" in (out / "bob" / "feedback.html").read_text()
 
 
+@pytest.mark.slow
 def test_gradebook_export_shows_the_grader_scores(course, tmp_path):
     root, out = course
     work = tmp_path / "root"

@@ -22,7 +22,7 @@ import pytest
 
 from autograder.sandbox.confine import X86_64, landlock_abi
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, remove_at_end, venv_env
 
 ASSIGNMENT = LECTURE8.name
 LINUX_SANDBOX = sys.platform == "linux" and X86_64 and landlock_abi() >= 1
@@ -434,11 +434,18 @@ def ordinary_user_command(stash: Path) -> list[str] | None:
     return None
 
 
-@pytest.fixture(scope="module", params=["as_is", "as_ordinary_user"])
-def batch(request, release_root, tmp_path_factory):
-    """The batch graded by the grader as it runs here (root in CI), and by an ordinary user."""
+# The same batch as an ordinary user is run by make test-slow (marked slow): make test grades it once.
+@pytest.fixture(scope="module", params=["as_is", pytest.param("as_ordinary_user", marks=pytest.mark.slow)])
+def batch(request, release_root, once_per_run):
+    """The batch graded by the grader as it runs here (root in CI), and by an ordinary user
+    (graded once per run, whichever pytest-xdist worker needs it first)."""
+    return once_per_run(f"threats-{request.param}", lambda: _graded_batch(request, release_root))
+
+
+def _graded_batch(request, release_root) -> dict:
     root = Path(tempfile.mkdtemp(prefix="threats-"))  # readable by the ordinary user too
     root.chmod(0o755)
+    remove_at_end(request, root)
     command = [sys.executable]
     if request.param == "as_ordinary_user":
         (root / "stash").mkdir()
@@ -482,8 +489,7 @@ def batch(request, release_root, tmp_path_factory):
         [*command, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "3", "--jobs", "2"],
         capture_output=True, text=True, env=dict(venv_env(), TMPDIR=str(grader_tmp)), cwd=LECTURE8.course.root,
     )
-    yield {"root": root, "out": root / "out", "proc": proc, "tmp": grader_tmp}
-    shutil.rmtree(root, ignore_errors=True)
+    return {"root": root, "out": root / "out", "proc": proc, "tmp": grader_tmp}
 
 
 def rows(batch):
