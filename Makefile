@@ -35,10 +35,11 @@ $(STAMP): pyproject.toml
 $(KERNEL): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
-# The suite on every core (pytest-xdist), but for its slow end-to-end parts (make test-slow).
+# The suite on every core (pytest-xdist; a batch graded for several tests is graded once per run:
+# conftest's once_per_run), but for its slow end-to-end parts (make test-slow).
 # pytest exits 5 when it collects no tests: report it as the failure it is.
 test: setup
-	@$(PY) -m pytest -n auto --dist loadgroup -m "not slow"; status=$$?; \
+	@$(PY) -m pytest -n auto -m "not slow"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 
@@ -46,7 +47,7 @@ test: setup
 # (solved with its hidden tests, released up to its first stub), nbgrader's own route against the
 # grader, nbgrader's exchange, the course pipeline (deadlines, regrades, gradebook) and Gradescope.
 test-slow: setup
-	@$(PY) -m pytest -n auto --dist loadgroup -m slow -p no:cacheprovider; status=$$?; \
+	@$(PY) -m pytest -n auto -m slow -p no:cacheprovider; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test-slow: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 

@@ -1,7 +1,7 @@
 """Seconds per notebook: `python -m autograder grade` (sandboxed, isolation on) against
 `nbgrader autograde`, on the same reference submissions, measured in one run.
 
-    .venv/bin/python bench/bench_grader.py [--students 2]
+    .venv/bin/python bench/bench_grader.py [--students 4]
 
 Both tools grade every notebook of lecture8 for each student (solved and with mistakes,
 alternating). nbgrader executes each notebook in a kernel (demos, plots, visible and hidden
@@ -38,7 +38,7 @@ def timed(cmd, cwd):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--students", type=int, default=2)
+    parser.add_argument("--students", type=int, default=4)
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="bench-grader-"))
     try:

@@ -118,17 +118,3 @@ def worker_id(request) -> str:
 @pytest.fixture(scope="session")
 def release_root(release_of):
     return release_of(LECTURE8)
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist (make test: ``-n auto --dist loadgroup``) the tests of a file whose
-    fixtures are module-scoped (a graded batch, a released course) stay on one worker, so each
-    such fixture is built once; every other test goes wherever a worker is free."""
-    for item in items:
-        info = getattr(item, "_fixtureinfo", None)
-        if info is None:
-            continue
-        defs = (d for name in info.names_closure for d in info.name2fixturedefs.get(name, ()))
-        if any(d.scope == "module" for d in defs):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
