@@ -64,9 +64,7 @@ def remove_at_end(request, path: Path) -> None:
     """Remove ``path`` when the whole run ends (not when this worker's module does: another
     worker may still be reading it)."""
     worker = getattr(request.config, "workerinput", None)
-    shared = request.config._tmp_path_factory.getbasetemp()
-    if worker is not None:
-        shared = shared.parent
+    shared = _run_folder(request.config._tmp_path_factory, "master" if worker is None else worker["workerid"])
     with open(shared / "remove-at-end.txt", "a") as f:
         f.write(f"{path}\n")
 
