@@ -80,27 +80,19 @@ def pytest_sessionfinish(session):
 
 
 @pytest.fixture(scope="session")
-def release_of(tmp_path_factory, worker_id):
+def release_of(tmp_path_factory, once_per_run):
     """release_of(assignment): a scratch nbgrader course root with that assignment released
-    from solutions/ by nbgrader (made once per run: under pytest-xdist the first worker to ask
-    makes it, under a lock, in the folder all workers share; the others wait and reuse it).
+    from solutions/ by nbgrader (made once per run, by whichever pytest-xdist worker asks first).
     Read-only for the tests: copy it to change it."""
-    import fcntl
-
     from autograder.demo import release
 
-    shared = _run_folder(tmp_path_factory, worker_id)
-
     def make(assignment):
-        root = shared / f"course-root-{assignment.name}"
-        with open(shared / f"course-root-{assignment.name}.lock", "w") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            if not (root / ".released").exists():
-                shutil.rmtree(root, ignore_errors=True)
-                root.mkdir()
-                release(assignment, root)
-                (root / ".released").touch()
-        return root
+        def build():
+            root = tmp_path_factory.mktemp(f"course-root-{assignment.name}")
+            release(assignment, root)
+            return root
+
+        return once_per_run(f"release-{assignment.name}", build)
 
     return make
 
