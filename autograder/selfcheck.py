@@ -28,7 +28,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import pickle
 import re
 import subprocess
 import sys
@@ -40,6 +39,7 @@ from .course import Assignment, task_of
 from .inkernel import LocalObserver
 from .plugin import GradingPlugin
 from .results import TestResult
+from .sandbox import protocol
 from .suiterun import collect_tests, run_suite
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -236,14 +236,14 @@ class _Prefix:
              str(requests_r), str(answers_w)], pass_fds=(requests_r, answers_w))
         os.close(requests_r)
         os.close(answers_w)
-        _send(self._requests_w, cells)
+        protocol.send(self._requests_w, cells)
 
     def ask(self, rest: list) -> str:
-        _send(self._requests_w, rest)
-        answer = _receive(self._answers_r)
-        if answer is None:
-            raise RuntimeError("the process running the notebook's first cells ended unexpectedly")
-        return answer
+        protocol.send(self._requests_w, rest)
+        try:
+            return protocol.receive(self._answers_r)
+        except protocol.ChannelClosed:
+            raise RuntimeError("the process running the notebook's first cells ended unexpectedly") from None
 
     def close(self) -> None:
         os.close(self._requests_w)
@@ -258,10 +258,11 @@ def _serve(requests: int, answers: int) -> None:
 
     matplotlib.use("Agg")
     ns: dict = {"__name__": "__main__"}
-    _run_cells(_receive(requests), ns)
+    _run_cells(protocol.receive(requests), ns)
     while True:
-        rest = _receive(requests)
-        if rest is None:
+        try:
+            rest = protocol.receive(requests)
+        except protocol.ChannelClosed:  # the tests are over
             return
         child = os.fork()
         if child == 0:
@@ -269,34 +270,9 @@ def _serve(requests: int, answers: int) -> None:
                 answer = _run_cells(rest, ns)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt from the notebook's code
                 answer = type(exc).__name__
-            _send(answers, answer)
+            protocol.send(answers, answer)
             os._exit(0)
         os.waitpid(child, 0)
-
-
-def _send(fd: int, value) -> None:
-    data = pickle.dumps(value)
-    view = memoryview(len(data).to_bytes(8, "big") + data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _receive(fd: int):
-    def exactly(n: int) -> bytes | None:
-        chunks = []
-        while n:
-            chunk = os.read(fd, n)
-            if not chunk:
-                return None
-            chunks.append(chunk)
-            n -= len(chunk)
-        return b"".join(chunks)
-
-    head = exactly(8)
-    if head is None:
-        return None
-    body = exactly(int.from_bytes(head, "big"))
-    return None if body is None else pickle.loads(body)
 
 
 _PREFIXES: dict = {}
