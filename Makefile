@@ -35,11 +35,12 @@ $(STAMP): pyproject.toml
 $(KERNEL): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
-# The suite on every core (pytest-xdist; a batch graded for several tests is graded once per run:
-# conftest's once_per_run), but for its slow end-to-end parts (make test-slow).
+# The suite but for its slow end-to-end parts (make test-slow). Not on every core yet: under
+# pytest-xdist a grader run in a test's own process forks from a threaded worker, and one such fork
+# hung on a lock on a clean clone (2026-12-02); `pytest -n auto` works when that is fixed.
 # pytest exits 5 when it collects no tests: report it as the failure it is.
 test: setup
-	@$(PY) -m pytest -n auto -m "not slow"; status=$$?; \
+	@$(PY) -m pytest -m "not slow"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 
@@ -47,7 +48,7 @@ test: setup
 # (solved with its hidden tests, released up to its first stub), nbgrader's own route against the
 # grader, nbgrader's exchange, the course pipeline (deadlines, regrades, gradebook) and Gradescope.
 test-slow: setup
-	@$(PY) -m pytest -n auto -m slow -p no:cacheprovider; status=$$?; \
+	@$(PY) -m pytest -m slow -p no:cacheprovider; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "make test-slow: pytest collected no tests; failing." >&2; fi; \
 	exit $$status
 
