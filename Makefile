@@ -35,21 +35,26 @@ $(STAMP): pyproject.toml
 $(KERNEL): $(STAMP)
 	$(PY) -m ipykernel install --sys-prefix --name needle-course --display-name "Python 3 (needle-course)"
 
-# The suite but for its slow end-to-end parts (make test-slow). Not on every core yet: under
-# pytest-xdist a grader run in a test's own process forks from a threaded worker, and one such fork
-# hung on a lock on a clean clone (2026-12-02); `pytest -n auto` works when that is fixed.
-# pytest exits 5 when it collects no tests: report it as the failure it is.
+# The suite but for its slow end-to-end parts (make test-slow), on every core (pytest-xdist), then
+# the few tests that fork the test process itself (marked forks) serially: a pytest-xdist worker is
+# threaded, and a child forked from it can hang on a lock another thread held.
+# $(call PYTEST,args): run pytest, remembering a failure in $$status; exit 5 is "collected no
+# tests", a failure too.
+PYTEST = $(PY) -m pytest $(1) || { s=$$?; [ $$s -ne 5 ] || echo "make: pytest $(1) collected no tests; failing." >&2; status=$$s; }
+
 test: setup
-	@$(PY) -m pytest -m "not slow"; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "make test: pytest collected no tests; failing." >&2; fi; \
+	@status=0; \
+	$(call PYTEST,-n auto -m "not slow and not forks"); \
+	$(call PYTEST,-m "not slow and forks"); \
 	exit $$status
 
 # The slow end-to-end parts (marked slow; .ci/run runs them after make test): every notebook executed
 # (solved with its hidden tests, released up to its first stub), nbgrader's own route against the
 # grader, nbgrader's exchange, the course pipeline (deadlines, regrades, gradebook) and Gradescope.
 test-slow: setup
-	@$(PY) -m pytest -m slow -p no:cacheprovider; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "make test-slow: pytest collected no tests; failing." >&2; fi; \
+	@status=0; \
+	$(call PYTEST,-n auto -m "slow and not forks" -p no:cacheprovider); \
+	$(call PYTEST,-m "slow and forks" -p no:cacheprovider); \
 	exit $$status
 
 # Browser tests (tests/e2e): the student path in JupyterLab and a feedback page, in Chromium via

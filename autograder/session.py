@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from . import plaindata
 from .sandbox import protocol
-from .sandbox.confine import NOBODY, die_with_parent
+from .sandbox.confine import NOBODY
 
 SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
 SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this side counts them)
@@ -189,10 +189,9 @@ class Zygote:
         log = os.path.join(self.dir, "zygote.log")  # its own errors (workers write nothing there)
         with open(log, "wb") as errors:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path],
+                [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path, str(os.getpid())],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
-                env=clean_environment(self.dir), start_new_session=True,
-                preexec_fn=die_with_parent,  # and its workers die with it: nothing outlives a killed grader
+                env=clean_environment(self.dir), start_new_session=True,  # it dies with this process
             )
         if self.proc.stdout.readline().strip() != b"ready":
             with open(log, "rb") as errors:

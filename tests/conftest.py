@@ -19,6 +19,30 @@ NOTEBOOKS = [(a, nb) for a in ASSIGNMENTS for nb in a.notebooks()]
 LECTURE8 = COURSE.assignment("lecture8")
 
 
+# A pytest-xdist worker is threaded (execnet's I/O thread): a child forked from it can inherit a
+# lock another thread held and hang forever (an in-process grader run did, on a clean clone).
+# Tests that fork the test process itself are marked `forks` and run in make test's serial phase;
+# a fork from an unmarked test under xdist fails that test, naming the rule. subprocess's
+# fork+exec runs no Python in the child and is not counted.
+_FORKS = [0]
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    os.register_at_fork(before=lambda: _FORKS.__setitem__(0, _FORKS[0] + 1))
+
+
+def _forbid_unmarked_forks(item):
+    before = _FORKS[0]
+    result = yield
+    if _FORKS[0] != before and item.get_closest_marker("forks") is None:
+        pytest.fail("this test forked the pytest-xdist worker it runs in (threaded: the child can hang on an "
+                    "inherited lock); grade through a subprocess, or mark the test `forks` (make test runs "
+                    "those serially)", pytrace=False)
+    return result
+
+
+pytest_runtest_setup = pytest.hookimpl(wrapper=True)(_forbid_unmarked_forks)
+pytest_runtest_call = pytest.hookimpl(wrapper=True)(_forbid_unmarked_forks)
+
+
 def notebook_id(pair) -> str:
     assignment, notebook = pair
     return f"{assignment.name}/{notebook}"

@@ -8,15 +8,15 @@ import io
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from autograder import cli
 from autograder.sandbox.confine import landlock_abi
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8
+from conftest import LECTURE8, venv_env
 
 ASSIGNMENT = LECTURE8.name
 NB = "01_graph_accumulation"
@@ -211,8 +211,15 @@ def _graded_batch(release_root, tmp_path_factory):
     _write_submission(release_nb, submitted / "solved" / ASSIGNMENT, {}, paths)
     suite_before = SUITE.read_bytes()
     sleepers_before = _sleepers()
-    assert cli.main(["grade", str(root), "--out", str(out), "--timeout", "3", "--jobs", "2"]) == 0
+    _grade(root, out, "--jobs", "2")
     return root, out, suite_before, sleepers_before
+
+
+def _grade(path, out, *args) -> None:
+    """The real command line, in its own process (a fork from a pytest-xdist worker can hang)."""
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(path), "--out", str(out), "--timeout", "3", *args],
+                          capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 
 def _sleepers():
@@ -295,7 +302,7 @@ def test_endless_sgd_step_loses_only_the_tests_that_call_it(release_root, tmp_pa
     folder.mkdir(parents=True)
     nbformat.write(nb, folder / f"{name}.ipynb")
     out = tmp_path / "out"
-    assert cli.main(["grade", str(folder), "--out", str(out), "--timeout", "3"]) == 0
+    _grade(folder, out)
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
     lost = {r["test"] for r in rows if r["status"] == "failed"}
     assert lost == {"test_sgd_plain_trajectory", "test_sgd_momentum_trajectory", "test_sgd_skips_none_grads",

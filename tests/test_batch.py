@@ -13,6 +13,9 @@ from autograder.submissions import Job
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8
 
+# These grade in this process with the batch monkeypatched: they fork it (make test runs them serially).
+pytestmark = pytest.mark.forks
+
 NB = "01_graph_accumulation"
 FORK = multiprocessing.get_context("fork")  # the real one, before a test replaces get_context
 

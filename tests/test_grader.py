@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli, demo
+from autograder import demo
 from autograder.course import task_of
 from autograder.selfcheck import load_mistake, must_fail
 from autograder.session import STALE_AFTER
@@ -30,8 +30,13 @@ def suite_tests(notebook):
     return collect_tests(LECTURE8.suite(notebook))
 
 
-def grade(*args):
-    return cli.main(["grade", *map(str, args)])
+def grade(*args) -> int:
+    """The real command line in its own process (a fork from a pytest-xdist worker can hang);
+    its exit status. The grader's temporary folder is this process's (private_tmp's, if set)."""
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", *map(str, args)], capture_output=True, text=True,
+                          env=dict(venv_env(), TMPDIR=tempfile.gettempdir()))
+    print(proc.stdout, proc.stderr)  # shown by pytest when the test fails
+    return proc.returncode
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,10 @@ from autograder.notebook import grade_id, is_solution, read_notebook, source_of 
 from autograder.originality_report import originality_html  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
+# The report compares in a fork pool (copydetect's hashes are salted per interpreter): these fork
+# the test process (make test runs them serially).
+pytestmark = pytest.mark.forks
+
 FIXTURES = Path(__file__).parent / "fixtures" / "originality"
 STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n[ \t]*raise NotImplementedError\(\)", re.M)
 HONEST = {"honest_a", "honest_b", "honest_c", "honest_d"}  # honest_c and honest_d answer Tasks 4.1 and 4.2 only

@@ -130,7 +130,15 @@ def _kill(pid: int) -> None:
         pass
 
 
-def serve(path: str) -> None:
+def serve(path: str, parent: int) -> None:
+    # Die with the grader that started this zygote (and its workers die with it). Set here, not
+    # in a preexec_fn: running Python between fork and exec can hang when the grader has threads
+    # (a Dask worker does). A grader that died before this line is seen as a changed parent.
+    from .confine import die_with_parent
+
+    die_with_parent()
+    if os.getppid() != parent:
+        sys.exit("autograder zygote: the grader that started it is gone")
     _preimport()
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
@@ -188,4 +196,4 @@ def serve(path: str) -> None:
 
 
 if __name__ == "__main__":
-    serve(sys.argv[1])
+    serve(sys.argv[1], int(sys.argv[2]))
