@@ -7,6 +7,8 @@ upload, ``run_autograder`` runs as a separate process with a bare environment an
 ``<root>/submission`` into ``<root>/results/results.json``. Nothing of the development venv is
 used, so this also tests grading from a non-editable install.
 """
+import csv
+import io
 import json
 import os
 import shutil
@@ -19,11 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder import demo, gradescope, report
-from autograder.grading import grade_course
+from autograder import demo, gradescope
 from autograder.selfcheck import load_mistake
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8
+from conftest import LECTURE8, venv_env
 
 pytestmark = pytest.mark.slow
 
@@ -210,17 +211,21 @@ def test_wrong_answers_and_links_score_as_the_development_grader_does(gradescope
     student.mkdir()
     shutil.copy(uploads("mistake", first), student)
     shutil.copy(uploads("untouched", second), student)
-    dev = grade_course(LECTURE8, student, tmp_path / "out", jobs=2, timeout=10.0, progress=False)
+    # the development grader's real command line (in this process it would fork a pytest-xdist worker)
+    dev = subprocess.run([sys.executable, "-m", "autograder", "grade", str(student), "--out", str(tmp_path / "out"),
+                          "--jobs", "2"], capture_output=True, text=True, env=venv_env())
+    assert dev.returncode == 0, dev.stderr[-2000:]
 
     per_test = {(t["extra_data"]["notebook"], t["extra_data"]["test"]): t["score"] for t in data["tests"]}
-    assert {(r.notebook, t.test): t.score for r in dev.results for t in r.tests} == \
+    rows = csv.DictReader(io.StringIO((tmp_path / "out" / "grades.csv").read_text()))
+    assert {(r["notebook"], r["test"]): float(r["score"]) for r in rows} == \
         {key: score for key, score in per_test.items() if key[0] in (first, second)}
     assert all(per_test[(MISTAKE["NOTEBOOK"], test)] == 0 for test in MISTAKE["MUST_FAIL"])
     scores = scores_by_notebook(data)
     assert 0 < scores[first] < FULL[first]
     assert scores[second] == scores[linked] == scores[behind_link] == 0
     assert data["score"] == scores[first]
-    isolation = report.isolation_summary(dev.results)
+    isolation = next(line for line in dev.stdout.splitlines() if line.startswith("isolation: "))
     assert "no worker was started" not in isolation and isolation in done.stdout.splitlines(), done.stdout
 
 
