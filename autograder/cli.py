@@ -115,7 +115,7 @@ def grade(course: Course, args) -> int:
     deadline = _deadline(args, assignment.name, gradebook)
     # A terminated grader (a CI timeout, kill) stops its workers and removes their files as on
     # any exit; the results already graded stay in .state for the next run.
-    signal.signal(signal.SIGTERM, _terminated)
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook,
                            scheduler=args.scheduler, student=args.student, deadline=deadline)
@@ -129,6 +129,8 @@ def grade(course: Course, args) -> int:
         print(f"autograder: could not write the reports in {args.out}: {exc}. The results graded so far are kept "
               f"in {args.out / '.state'}; free the space and run the same command again.", file=sys.stderr)
         return 1
+    finally:  # a caller in this process (a test, a notebook) gets its own handler back
+        signal.signal(signal.SIGTERM, previous)
     print(run.describe())
     return 1 if run.unsaved else 0
 

@@ -50,6 +50,7 @@ import io
 import keyword
 import multiprocessing
 import re
+import signal
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -225,8 +226,19 @@ def in_workers(function, items: list, state, processes: int) -> list:
     _set_state(state)
     if processes < 2 or len(items) < 2:
         return [function(item) for item in items]
-    with multiprocessing.get_context("fork").Pool(processes) as pool:
-        return pool.map(function, items, chunksize=max(1, len(items) // (8 * processes)))
+    with multiprocessing.get_context("fork").Pool(processes, initializer=_default_sigterm) as pool:
+        results = pool.map(function, items, chunksize=max(1, len(items) // (8 * processes)))
+        # Let the workers finish on their own: leaving the with block terminates them (SIGTERM),
+        # and a worker killed while holding the task queue's lock hangs the ones still reading.
+        pool.close()
+        pool.join()
+    return results
+
+
+def _default_sigterm() -> None:
+    """A pool worker is a fork: a SIGTERM handler of its parent's (the grader's, when this runs
+    in the same process) would make it outlive Pool.terminate."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _answer_texts(job) -> tuple[list[tuple[str, str]], list[str]]:

@@ -4,6 +4,7 @@ losing the others; the command line says so and exits 1."""
 import errno
 import multiprocessing
 import shutil
+import signal
 
 import pytest
 
@@ -120,5 +121,8 @@ def test_a_result_that_cannot_be_written_loses_no_other(solved, tmp_path, monkey
 def test_the_command_line_exits_1_when_a_result_was_not_saved(solved, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(report, "save_result", lambda out, result: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
     folder = solved[1].path.parent
+    before = signal.getsignal(signal.SIGTERM)
     assert cli.main(["grade", str(folder), "--out", str(tmp_path / "out")]) == 1
+    # the grader's SIGTERM handler is its own: this process's forks (a pool) must not inherit it
+    assert signal.getsignal(signal.SIGTERM) is before
     assert "NOT SAVED" in capsys.readouterr().out

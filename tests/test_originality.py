@@ -23,10 +23,6 @@ from autograder.notebook import grade_id, is_solution, read_notebook, source_of 
 from autograder.originality_report import originality_html  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
-# The report compares in a fork pool (copydetect's hashes are salted per interpreter): these fork
-# the test process (make test runs them serially).
-pytestmark = pytest.mark.forks
-
 FIXTURES = Path(__file__).parent / "fixtures" / "originality"
 STUB = re.compile(r"^([ \t]*)# YOUR CODE HERE\n[ \t]*raise NotImplementedError\(\)", re.M)
 HONEST = {"honest_a", "honest_b", "honest_c", "honest_d"}  # honest_c and honest_d answer Tasks 4.1 and 4.2 only
@@ -77,7 +73,8 @@ def course_root(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def report(course_root):
-    return originality.originality(LECTURE8, course_root)
+    # one process: the fork pool (two processes) is compared with it below, in make test's serial phase
+    return originality.originality(LECTURE8, course_root, processes=1)
 
 
 def flagged(report, student, kind):
@@ -163,9 +160,10 @@ def test_passages_most_of_the_class_shares_match_no_classmate_but_still_the_solu
     assert all(originality.compare(c, solution).flagged for c in copies)
 
 
+@pytest.mark.forks
 def test_two_processes_report_what_one_does(course_root, report):
     # copydetect's hashes are salted per interpreter: workers must share the parent's salt
-    assert originality.originality_csv(originality.originality(LECTURE8, course_root, processes=1)) == originality.originality_csv(report)
+    assert originality.originality_csv(originality.originality(LECTURE8, course_root, processes=2)) == originality.originality_csv(report)
 
 
 # --- outputs ---------------------------------------------------------------------------------
@@ -195,12 +193,13 @@ def test_html_escapes_student_code_and_needs_nothing_from_outside(course_root, t
     answers = runpy.run_path(str(FIXTURES / "solution_renamed.py"))["ANSWERS"]
     answers["task1_1_count_graph_nodes"] = [answers["task1_1_count_graph_nodes"][0] + "\n# </pre><script>alert(1)</script>\n"]
     submit(root, "mallory", answers)
-    page = originality_html(originality.originality(LECTURE8, root))
+    page = originality_html(originality.originality(LECTURE8, root, processes=1))
     assert "&lt;/pre&gt;&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "<script" not in page and not re.search(r"\b(src|href)=|@import|url\(|https?:", page)
     assert "<mark>" in page and "<span class='stub'>" in page
 
 
+@pytest.mark.forks  # main compares on every core
 def test_main_writes_both_reports_and_says_what_it_flagged(course_root, tmp_path, capsys):
     assert originality.main(LECTURE8, course_root, tmp_path / "out") == 0
     assert (tmp_path / "out" / "originality.csv").read_text().startswith(",".join(originality.CSV_HEADER))
@@ -335,3 +334,25 @@ def test_pairs_of_students_across_tasks(report):
     assert all(len(p.flagged) <= len(first.flagged) for p in view)
     page = originality_html(report)
     assert "<h2>Student pairs across tasks (1)</h2>" in page and "<td>shared_copy + shared_original</td>" in page
+
+
+
+def _sigterm_is_default(_):
+    import signal
+
+    return signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+def test_the_fork_pools_workers_die_on_sigterm_whatever_their_parent_does():
+    """The report's fork pool once hung a test run: its workers inherited the grader's SIGTERM
+    handler (cli.main had run in the same process), so one outlived Pool.terminate, blocked on
+    the task queue. A parent with a handler of its own stands for it."""
+    script = ("import signal, sys; sys.path.insert(0, 'tests')\n"
+              "from autograder import originality\n"
+              "from test_originality import _sigterm_is_default\n"
+              "signal.signal(signal.SIGTERM, lambda *a: None)\n"
+              "print(originality.in_workers(_sigterm_is_default, list(range(8)), None, 2))\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, env=venv_env(),
+                          cwd=Path(__file__).parents[1])
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert proc.stdout.strip() == str([True] * 8)
