@@ -18,7 +18,7 @@ from .course import Assignment
 from .results import NotebookResult
 from .runner import grade_notebook, zero_results
 from .sandbox.confine import die_with_parent
-from .session import Zygote
+from .session import Zygote, ZygoteFailed
 from .submissions import Job
 
 MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
@@ -56,6 +56,9 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
     pending = [(job, 1) for job in jobs]
     running: dict = {}  # connection -> (process, job, tries, deadline)
     zygote = None
+    if any(job.path is not None for job in jobs):
+        # the first zygote imports while the suites are collected (each notebook's deadline needs its own)
+        zygote = _start_zygote(meanwhile=lambda: _collect_suites(assignment, jobs))
     try:
         while pending or running:
             if terminated is not None:
@@ -109,10 +112,19 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
             zygote.close()
 
 
-def _start_zygote():
+def _collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
+    """Collect (and cache) the suites of the notebooks to grade: their deadlines need them, and
+    every forked grading child then starts with them imported."""
+    from .suiterun import collect_tests
+
+    for notebook in sorted({job.notebook for job in jobs}):
+        collect_tests(assignment.suite(notebook))
+
+
+def _start_zygote(meanwhile=None):
     try:
-        return Zygote()
-    except (OSError, RuntimeError) as exc:  # the notebooks waiting for it are retried, then reported
+        return Zygote(meanwhile=meanwhile)
+    except (OSError, ZygoteFailed) as exc:  # the notebooks waiting for it are retried, then reported
         print(f"autograder: {exc}", file=sys.stderr)
         time.sleep(1.0)
         return None

@@ -168,10 +168,16 @@ def sweep_stale_folders(parent: str) -> None:
         os.close(fd)
 
 
+class ZygoteFailed(RuntimeError):
+    """The zygote did not start (the grader retries, then reports the notebooks waiting)."""
+
+
 class Zygote:
     """The zygote process of a batch: started once, shared by every notebook's session."""
 
-    def __init__(self, parent: str | None = None):
+    def __init__(self, parent: str | None = None, meanwhile=None):
+        """Start the zygote and wait until it is ready; ``meanwhile()``, if given, runs while it
+        imports (the grader collects its suites then: the two overlap on two cores)."""
         import fcntl
 
         # The batch's own folder: the zygote's socket (0600) and every notebook's scratch
@@ -193,11 +199,17 @@ class Zygote:
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
                 env=clean_environment(self.dir), start_new_session=True,  # it dies with this process
             )
+        if meanwhile is not None:
+            try:
+                meanwhile()
+            except BaseException:
+                self.close()
+                raise
         if self.proc.stdout.readline().strip() != b"ready":
             with open(log, "rb") as errors:
                 last = (errors.read().decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1]
             self.close()
-            raise RuntimeError(f"the sandbox zygote failed to start: {last}")
+            raise ZygoteFailed(f"the sandbox zygote failed to start: {last}")
 
     def alive(self) -> bool:
         return self.proc.poll() is None

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import nbformat
+import pytest
 
 from conftest import LECTURE8, venv_env
 
@@ -45,6 +46,7 @@ def _grade(root: Path, out: Path) -> list[tuple]:
     return sorted((r["student"], r["test"], r["score"], r["status"]) for r in rows if r["notebook"] == NB)
 
 
+@pytest.mark.slow  # its CPU hogs take every core for most of a minute: make test-slow
 def test_grades_under_cpu_hogs_equal_grades_on_an_idle_machine(release_root, tmp_path):
     _submit(release_root, tmp_path)
     idle = _grade(tmp_path, tmp_path / "idle")
