@@ -20,8 +20,7 @@ LECTURE8 = COURSE.assignment("lecture8")
 
 
 # A pytest-xdist worker is threaded (execnet's I/O thread): a child forked from it can inherit a
-# lock another thread held and hang forever (an in-process grader run did, on a clean clone).
-# Tests that fork the test process itself are marked `forks` and run in make test's serial phase;
+# lock another thread held and hang forever. Tests that fork the test process itself are marked `forks` and run in make test's serial phase;
 # a fork from an unmarked test under xdist fails that test, naming the rule. subprocess's
 # fork+exec runs no Python in the child and is not counted.
 _FORKS = [0]
