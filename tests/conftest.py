@@ -1,5 +1,6 @@
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -50,6 +51,14 @@ def notebook_id(pair) -> str:
 def venv_env() -> dict:
     """Environment for subprocesses: the venv's scripts (nbgrader runs alembic) first on PATH."""
     return dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
+
+
+def grade_cli(*args, **env) -> subprocess.CompletedProcess:
+    """``python -m autograder grade ARGS`` as a grader runs it: in a process of its own (a test
+    that graded in its own process would fork it, and a fork of a pytest-xdist worker can hang),
+    from the course root, with the venv's tools on PATH and ``env`` added."""
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", *map(str, args)], capture_output=True,
+                          text=True, env=dict(venv_env(), **env), cwd=ROOT)
 
 
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:

@@ -8,7 +8,6 @@ import io
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -16,7 +15,7 @@ import pytest
 
 from autograder.sandbox.confine import landlock_abi
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli
 
 ASSIGNMENT = LECTURE8.name
 NB = "01_graph_accumulation"
@@ -216,9 +215,7 @@ def _graded_batch(release_root, tmp_path_factory):
 
 
 def _grade(path, out, *args) -> None:
-    """The real command line, in its own process (a fork from a pytest-xdist worker can hang)."""
-    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(path), "--out", str(out), "--timeout", "3", *args],
-                          capture_output=True, text=True, env=venv_env())
+    proc = grade_cli(path, "--out", out, "--timeout", "3", *args)
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
 
 

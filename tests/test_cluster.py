@@ -4,13 +4,11 @@ real scheduler, workers and kills are in tests/e2e/test_cluster_e2e.py (make tes
 import importlib.util
 import shutil
 import socket
-import subprocess
-import sys
 
 import pytest
 
 from autograder import cli, demo
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli
 
 pytestmark = pytest.mark.cluster
 HAVE_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
@@ -59,9 +57,7 @@ def student(release_root, tmp_path_factory):
 @needs_distributed
 def test_cluster_grading_writes_what_local_grading_writes(scheduler, student, tmp_path, capsys):
     local, remote = tmp_path / "local", tmp_path / "cluster"
-    # grading here would fork this process (a fork from a pytest-xdist worker can hang): the real CLI
-    local_run = subprocess.run([sys.executable, "-m", "autograder", "grade", str(student), "--out", str(local), "--jobs", "2"],
-                               capture_output=True, text=True, env=venv_env())
+    local_run = grade_cli(student, "--out", local, "--jobs", "2")
     assert local_run.returncode == 0, local_run.stderr[-2000:]
     assert cli.main(["grade", str(student), "--out", str(remote), "--scheduler", scheduler]) == 0
     assert "worker " in capsys.readouterr().err  # each worker machine says what isolation held there

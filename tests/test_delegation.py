@@ -8,15 +8,13 @@ import csv
 import io
 import json
 import shutil
-import subprocess
-import sys
 
 import pytest
 
 from autograder import demo
 from autograder.selfcheck import load_mistake
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli
 
 FIXTURES = sorted(p for p in LECTURE8.mistakes_dir.glob("delegate_*.py"))
 
@@ -50,8 +48,7 @@ def _graded(tmp_path_factory, release_root):
             if notebook.stem != spec["NOTEBOOK"]:
                 notebook.unlink()
     out = root / "out"
-    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "2"],
-                          capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
+    proc = grade_cli(root, "--out", out, "--jobs", "2")
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
     return specs, rows, out

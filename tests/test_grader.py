@@ -18,7 +18,7 @@ from autograder.course import task_of
 from autograder.selfcheck import load_mistake, must_fail
 from autograder.session import STALE_AFTER
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli, venv_env
 
 ASSIGNMENT = LECTURE8.name
 NOTEBOOKS = LECTURE8.notebooks()
@@ -31,10 +31,8 @@ def suite_tests(notebook):
 
 
 def grade(*args) -> int:
-    """The real command line in its own process (a fork from a pytest-xdist worker can hang);
-    its exit status. The grader's temporary folder is this process's (private_tmp's, if set)."""
-    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", *map(str, args)], capture_output=True, text=True,
-                          env=dict(venv_env(), TMPDIR=tempfile.gettempdir()))
+    """The grader's exit status; its temporary folder is this process's (private_tmp's, if set)."""
+    proc = grade_cli(*args, TMPDIR=tempfile.gettempdir())
     print(proc.stdout, proc.stderr)  # shown by pytest when the test fails
     return proc.returncode
 

@@ -24,7 +24,7 @@ import pytest
 from autograder import demo, gradescope
 from autograder.selfcheck import load_mistake
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli
 
 pytestmark = pytest.mark.slow
 
@@ -211,9 +211,7 @@ def test_wrong_answers_and_links_score_as_the_development_grader_does(gradescope
     student.mkdir()
     shutil.copy(uploads("mistake", first), student)
     shutil.copy(uploads("untouched", second), student)
-    # the development grader's real command line (in this process it would fork a pytest-xdist worker)
-    dev = subprocess.run([sys.executable, "-m", "autograder", "grade", str(student), "--out", str(tmp_path / "out"),
-                          "--jobs", "2"], capture_output=True, text=True, env=venv_env())
+    dev = grade_cli(student, "--out", tmp_path / "out", "--jobs", "2")  # the development venv's grader
     assert dev.returncode == 0, dev.stderr[-2000:]
 
     per_test = {(t["extra_data"]["notebook"], t["extra_data"]["test"]): t["score"] for t in data["tests"]}

@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from conftest import LECTURE8, venv_env
+from conftest import LECTURE8, grade_cli
 
 NB = "01_graph_accumulation"
 ASSIGNMENT = LECTURE8.name
@@ -39,8 +39,7 @@ def _submit(release_root: Path, root: Path) -> None:
 
 
 def _grade(root: Path, out: Path) -> list[tuple]:
-    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--timeout", "2",
-                           "--jobs", "2"], capture_output=True, text=True, env=venv_env(), cwd=LECTURE8.course.root)
+    proc = grade_cli(root, "--out", out, "--timeout", "2", "--jobs", "2")
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = csv.DictReader(io.StringIO((out / "grades.csv").read_text()))
     return sorted((r["student"], r["test"], r["score"], r["status"]) for r in rows if r["notebook"] == NB)
