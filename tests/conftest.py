@@ -21,9 +21,9 @@ LECTURE8 = COURSE.assignment("lecture8")
 
 
 # A pytest-xdist worker is threaded (execnet's I/O thread): a child forked from it can inherit a
-# lock another thread held and hang forever. Tests that fork the test process itself are marked `forks` and run in make test's serial phase;
-# a fork from an unmarked test under xdist fails that test, naming the rule. subprocess's
-# fork+exec runs no Python in the child and is not counted.
+# lock another thread held and hang forever. Tests that fork the test process itself are marked
+# `forks` and run in make test's serial phase; a fork from an unmarked test under xdist fails that
+# test, naming the rule. subprocess's fork+exec runs no Python in the child and is not counted.
 _FORKS = [0]
 if os.environ.get("PYTEST_XDIST_WORKER"):
     os.register_at_fork(before=lambda: _FORKS.__setitem__(0, _FORKS[0] + 1))
@@ -61,6 +61,12 @@ def grade_cli(*args, **env) -> subprocess.CompletedProcess:
                           text=True, env=dict(venv_env(), **env), cwd=ROOT)
 
 
+def _worker_name(config) -> str:
+    """pytest-xdist's worker name ("gw0", ...), or "master" in the controller or without xdist."""
+    workerinput = getattr(config, "workerinput", None)
+    return "master" if workerinput is None else workerinput["workerid"]
+
+
 def _run_folder(tmp_path_factory, worker_id: str) -> Path:
     """The run's own temporary folder, shared by all pytest-xdist workers (each worker's basetemp
     is a folder in it)."""
@@ -95,14 +101,13 @@ def once_per_run(tmp_path_factory, worker_id):
 def remove_at_end(request, path: Path) -> None:
     """Remove ``path`` when the whole run ends (not when this worker's module does: another
     worker may still be reading it)."""
-    worker = getattr(request.config, "workerinput", None)
-    shared = _run_folder(request.config._tmp_path_factory, "master" if worker is None else worker["workerid"])
+    shared = _run_folder(request.config._tmp_path_factory, _worker_name(request.config))
     with open(shared / "remove-at-end.txt", "a") as f:
         f.write(f"{path}\n")
 
 
 def pytest_sessionfinish(session):
-    if getattr(session.config, "workerinput", None) is not None:  # a worker: the controller cleans up
+    if _worker_name(session.config) != "master":  # a worker: the controller cleans up
         return
     factory = getattr(session.config, "_tmp_path_factory", None)
     listed = factory.getbasetemp() / "remove-at-end.txt" if factory is not None else None
@@ -133,8 +138,7 @@ def release_of(tmp_path_factory, once_per_run):
 def worker_id(request) -> str:
     """pytest-xdist's worker name ("gw0", ...), or "master" without it (xdist's own fixture when
     it is installed)."""
-    workerinput = getattr(request.config, "workerinput", None)
-    return "master" if workerinput is None else workerinput["workerid"]
+    return _worker_name(request.config)
 
 
 @pytest.fixture(scope="session")
