@@ -2,8 +2,15 @@
 we report medians, so a noisy machine slows all of them alike."""
 from __future__ import annotations
 
+import atexit
+import importlib
 import os
+import pathlib
+import shutil
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from typing import Callable
 
@@ -46,3 +53,22 @@ def report(title: str, medians: dict[str, float], baseline: str, unit: str = "ms
     for name, t in medians.items():
         ratio = t / medians[baseline]
         print(f"  {name:<{width}}  {t * scale:9.3f} {unit}/step   {ratio:5.2f}x {baseline}")
+
+
+def needle_at(rev: str):
+    """needle as of git revision ``rev``, imported beside the working tree's as its own package
+    (needle's imports are relative), so a change is timed against its parent in one run."""
+    root = pathlib.Path(__file__).resolve().parents[1]
+    commit = subprocess.run(["git", "rev-parse", "--verify", f"{rev}^{{commit}}"], cwd=root,
+                            capture_output=True, text=True)
+    if commit.returncode != 0:
+        raise SystemExit(f"--against: {rev!r} is not a commit of this repository ({commit.stderr.strip()})")
+    sha = commit.stdout.strip()
+    name = f"needle_{sha[:10]}"
+    folder = pathlib.Path(tempfile.mkdtemp(prefix="needle-at-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    archive = subprocess.run(["git", "archive", sha, "needle"], cwd=root, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive, check=True)
+    (folder / "needle").rename(folder / name)
+    sys.path.insert(0, str(folder))
+    return importlib.import_module(name), sha[:10]

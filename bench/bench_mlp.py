@@ -2,16 +2,18 @@
 needle vs the same forward/backward written by hand in numpy, and vs PyTorch CPU when
 installed. Prints medians and ratios measured side by side in one run.
 
-    .venv/bin/python bench/bench_mlp.py [--repeats 15] [--inner 20]
+    .venv/bin/python bench/bench_mlp.py [--repeats 15] [--inner 20] [--against REV]
+
+--against REV adds needle as of git revision REV (e.g. HEAD, to time uncommitted changes)
+as a fourth contender in the same run: on a noisy machine, the way to see a change's effect.
 """
 import argparse
 
-from _timing import interleaved_medians, report, try_import_torch  # sets BLAS threads first
+from _timing import interleaved_medians, needle_at, report, try_import_torch  # sets BLAS threads first
 
 import numpy as np
 
 import needle as ndl
-from needle import nn
 
 BATCH, D_IN, HIDDEN, D_OUT, LR = 128, 784, 256, 10, 0.01
 
@@ -23,7 +25,8 @@ def make_data(seed=0):
     return X, y
 
 
-def needle_step_fn(X, y):
+def needle_step_fn(X, y, ndl=ndl):
+    nn = ndl.nn
     np.random.seed(0)
     model = nn.Sequential(nn.Linear(D_IN, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, D_OUT))
     loss_fn = nn.SoftmaxLoss()
@@ -87,6 +90,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--inner", type=int, default=20)
+    parser.add_argument("--against", metavar="REV", help="also time needle as of this git revision")
     args = parser.parse_args()
     X, y = make_data()
     needle_step, model = needle_step_fn(X, y)  # layers built outside the timed region
@@ -94,6 +98,9 @@ def main():
     torch = try_import_torch()
     if torch is not None:
         contenders["pytorch cpu"] = torch_step_fn(torch, X, y, model)
+    if args.against:
+        old, sha = needle_at(args.against)
+        contenders[f"needle {sha}"] = needle_step_fn(X, y, old)[0]
     medians = interleaved_medians(contenders, args.repeats, args.inner)
     report(f"MLP {D_IN}-{HIDDEN}-{D_OUT}, batch {BATCH}, SoftmaxLoss + SGD (median of {args.repeats})", medians, "numpy by hand")
     print(f"needle / numpy by hand: {medians['needle'] / medians['numpy by hand']:.2f}x  (target <= 1.10x)")
@@ -101,6 +108,8 @@ def main():
         print("pytorch: not installed (pip install -e '.[torch]' to compare)")
     else:
         print(f"needle / pytorch cpu:   {medians['needle'] / medians['pytorch cpu']:.2f}x")
+    if args.against:
+        print(f"needle / needle {sha}: {medians['needle'] / medians[f'needle {sha}']:.2f}x")
 
 
 if __name__ == "__main__":

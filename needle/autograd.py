@@ -85,7 +85,10 @@ class Op:
 
     def gradient_as_tuple(self, out_grad, node) -> tuple:
         """``gradient``'s result as a tuple with exactly one adjoint per input."""
-        grads = self.gradient(out_grad, node)
+        return self.adjoints_as_tuple(self.gradient(out_grad, node), node)
+
+    def adjoints_as_tuple(self, grads, node) -> tuple:
+        """``grads``, what ``gradient`` returned for ``node``, as a tuple of one adjoint per input."""
         if type(grads) is not tuple:
             grads = tuple(grads) if isinstance(grads, (tuple, list)) else (grads,)
         if len(grads) != len(node.inputs):
@@ -308,13 +311,16 @@ class Tensor(Value):
     def numpy(self) -> np.ndarray:
         return self.realize_cached_data()
 
+    # shape and dtype read cached_data directly when it is there: ops and layers ask for them often
     @property
     def shape(self) -> tuple:
-        return self.realize_cached_data().shape
+        data = self.cached_data
+        return (self.realize_cached_data() if data is None else data).shape
 
     @property
     def dtype(self):
-        return self.realize_cached_data().dtype
+        data = self.cached_data
+        return (self.realize_cached_data() if data is None else data).dtype
 
     @property
     def ndim(self) -> int:
@@ -353,7 +359,7 @@ class Tensor(Value):
                     f"backward() without out_grad needs a one-element tensor (a loss); this one "
                     f"has shape {value.shape}: reduce it (e.g. .sum()) or pass out_grad"
                 )
-            out_grad = Tensor.make_const(np.ones_like(value))
+            out_grad = Tensor.make_const(np.ones(value.shape, value.dtype))
         else:
             if not isinstance(out_grad, Tensor):
                 out_grad = Tensor(out_grad, dtype=value.dtype, requires_grad=False)
@@ -418,8 +424,8 @@ class Tensor(Value):
     def matmul(self, other):
         return self @ other
 
-    def sum(self, axes=None):
-        return ops.Summation(axes)(self)
+    def sum(self, axes=None, keepdims=False):
+        return ops.Summation(axes, keepdims)(self)
 
     def reshape(self, *shape):
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -495,7 +501,13 @@ def compute_gradient_of_variables(output: Tensor, out_grad: Tensor) -> None:
             if isinstance(node, Tensor):
                 node.grad = grad if node.grad is None else node.grad + grad
             continue
-        for inp, partial in zip(node.inputs, node.op.gradient_as_tuple(grad, node)):
+        partials = node.op.gradient(grad, node)
+        if type(partials) is not tuple or len(partials) != len(node.inputs):  # tested here: it runs per node
+            if len(node.inputs) == 1 and isinstance(partials, Value):
+                partials = (partials,)
+            else:
+                partials = node.op.adjoints_as_tuple(partials, node)
+        for inp, partial in zip(node.inputs, partials):
             if partial is None or not inp.requires_grad:
                 continue
             previous = adjoints.get(inp)

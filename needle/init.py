@@ -61,6 +61,11 @@ def randb(*shape, p=0.5, dtype="bool", requires_grad=False) -> Tensor:
 
 def one_hot(n: int, i, dtype="float32", requires_grad=False) -> Tensor:
     """Rows of the n x n identity picked by the integer labels ``i``."""
+    return Tensor.make_const(one_hot_array(n, i, dtype), requires_grad=requires_grad)
+
+
+def one_hot_array(n: int, i, dtype="float32", value=1) -> np.ndarray:
+    """``one_hot``'s numpy array, with ``value`` where a row's 1 would be (a loss's weights)."""
     labels = np.asarray(i.numpy() if isinstance(i, Tensor) else i)
     if labels.dtype.kind not in "iu":
         if labels.size and (labels.dtype.kind != "f" or np.any(labels != np.round(labels))):
@@ -68,7 +73,9 @@ def one_hot(n: int, i, dtype="float32", requires_grad=False) -> Tensor:
         labels = labels.astype(np.int64)
     if labels.size and (labels.min() < 0 or labels.max() >= n):
         raise ValueError(f"one_hot: labels must lie in [0, {n}), got min {labels.min()}, max {labels.max()}")
-    return Tensor.make_const(np.eye(n, dtype=dtype)[labels], requires_grad=requires_grad)
+    out = np.zeros((labels.size, n), dtype=dtype)
+    out[np.arange(labels.size), labels.ravel()] = value
+    return out.reshape(labels.shape + (n,))
 
 
 def zeros_like(array: Tensor, *, dtype=None, requires_grad=False) -> Tensor:

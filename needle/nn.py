@@ -194,7 +194,7 @@ class SoftmaxLoss(Module):
         labels = y.numpy() if isinstance(y, Tensor) else np.asarray(y)
         if labels.shape != (n,):
             raise ValueError(f"SoftmaxLoss: labels have shape {labels.shape}, expected ({n},) for logits {logits.shape}")
-        weights = init.one_hot(k, labels, dtype=logits.dtype) * (-1.0 / n)
+        weights = Tensor.make_const(init.one_hot_array(k, labels, logits.dtype, value=-1.0 / n))
         return ops.summation(ops.logsoftmax(logits, axes=(1,)) * weights)
 
 

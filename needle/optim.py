@@ -1,6 +1,7 @@
-"""Optimizers. Update rules are PyTorch's (torch.optim.SGD / Adam), written on
-``.data`` so that a step never grows a graph: parameters keep their identity and
-every reference to them (the model's attributes) sees the new values."""
+"""Optimizers. Update rules are PyTorch's (torch.optim.SGD / Adam), written on the
+parameters' data (what the ``.data`` setter replaces) so that a step never grows a graph:
+parameters keep their identity and every reference to them (the model's attributes) sees
+the new values."""
 from __future__ import annotations
 
 import math
@@ -73,8 +74,8 @@ class SGD(Optimizer):
                 buf = g.copy() if buf is None else self.momentum * buf + (1 - self.dampening) * g
                 self.u[id(p)] = buf
                 g = g + self.momentum * buf if self.nesterov else buf
-            data = p.realize_cached_data()
-            p.data = (data - self.lr * g).astype(data.dtype, copy=False)
+            data = p.cached_data  # what the .data setter does, without its checks: _grad made them
+            p.cached_data = (data - self.lr * g).astype(data.dtype, copy=False)
 
 
 class Adam(Optimizer):
@@ -110,5 +111,5 @@ class Adam(Optimizer):
             v = self.v[key] = b2 * self.v.get(key, 0.0) + (1 - b2) * g * g
             m_hat = m / (1 - b1**t)
             v_hat = v / (1 - b2**t)
-            data = p.realize_cached_data()
-            p.data = (data - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(data.dtype, copy=False)
+            data = p.cached_data  # as SGD: the .data setter's checks are _grad's
+            p.cached_data = (data - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(data.dtype, copy=False)

@@ -284,8 +284,9 @@ def _marker_lines(order, gone: list[int]) -> list[str]:
 
 
 def _op_text(op) -> str:
-    """The op's class and its settings when short: AddScalar(-0.1), TupleGetItem(0)."""
-    settings = [f"{s:.3g}" if isinstance(s, float) else repr(s) for s in vars(op).values() if s is not None]
+    """The op's class and its settings when short: AddScalar(-0.1), TupleGetItem(0). Settings
+    left at None or False (Summation's keepdims) are not shown."""
+    settings = [f"{s:.3g}" if isinstance(s, float) else repr(s) for s in vars(op).values() if s is not None and s is not False]
     text = f"{type(op).__name__}({', '.join(settings)})" if settings else type(op).__name__
     return text if len(text) <= MAX_CHARS else type(op).__name__
 

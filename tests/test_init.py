@@ -16,6 +16,10 @@ def test_factories():
     assert init.randn((2, 5)).shape == (2, 5)
     assert init.randb(100, p=1.0).numpy().all() and not init.randb(100, p=0.0).numpy().any()
     np.testing.assert_array_equal(init.one_hot(3, [2, 0]).numpy(), [[0, 0, 1], [1, 0, 0]])
+    np.testing.assert_array_equal(init.one_hot(2, [[1], [0]]).numpy(), [[[0, 1]], [[1, 0]]])  # labels' shape + (n,)
+    weights = init.one_hot_array(3, [1, 1], "float64", value=-0.5)  # a loss's -1/N in place of the 1
+    assert weights.dtype == np.float64
+    np.testing.assert_array_equal(weights, [[0, -0.5, 0], [0, -0.5, 0]])
     t = ndl.Tensor(np.ones((2, 2)), dtype="float64")
     assert init.zeros_like(t).dtype == np.float64 and init.ones_like(t).shape == (2, 2)
     assert init.ones(2, requires_grad=True).requires_grad and not init.ones(2).requires_grad

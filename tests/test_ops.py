@@ -50,6 +50,9 @@ CASES = [
     ("summation_axis_int", lambda a: ops.summation(a, 1), lambda a: a.sum(axis=1), [randn(3, 4, 2)]),
     ("summation_axes02", lambda a: ops.summation(a, (0, 2)), lambda a: a.sum(axis=(0, 2)), [randn(3, 4, 2)]),
     ("summation_negative_axis", lambda a: ops.summation(a, (-1,)), lambda a: a.sum(axis=-1), [randn(3, 4)]),
+    ("summation_keepdims", lambda a: ops.summation(a, (1,), keepdims=True), lambda a: a.sum(axis=1, keepdims=True), [randn(3, 4)]),
+    ("summation_keepdims_all", lambda a: ops.summation(a, keepdims=True), lambda a: a.sum(keepdims=True), [randn(3, 4)]),
+    ("summation_keepdims_axes02", lambda a: ops.summation(a, (0, 2), keepdims=True), lambda a: a.sum(axis=(0, 2), keepdims=True), [randn(3, 4, 2)]),
     ("broadcast_to_rows", lambda a: ops.broadcast_to(a, (4, 3)), lambda a: np.broadcast_to(a, (4, 3)), [randn(1, 3)]),
     ("broadcast_to_cols", lambda a: ops.broadcast_to(a, (3, 5)), lambda a: np.broadcast_to(a, (3, 5)), [randn(3, 1)]),
     ("broadcast_to_new_axes", lambda a: ops.broadcast_to(a, (2, 4, 3)), lambda a: np.broadcast_to(a, (2, 4, 3)), [randn(3)]),
@@ -116,6 +119,17 @@ def test_matmul_gradient_by_hand():
     np.testing.assert_array_equal(B.grad.numpy(), [[10.0], [20.0]])
 
 
+def test_summation_keepdims_gradient_by_hand():
+    # y = sum_j x_ij kept as shape (2, 1); L = sum_i v_i y_i, so dL/dx_ij = v_i: each row of the
+    # adjoint is its own v_i repeated. With v = [[2], [-3]]: [[2, 2, 2], [-3, -3, -3]].
+    x = ndl.Tensor(np.arange(6.0).reshape(2, 3), dtype="float64")
+    y = ops.summation(x, (1,), keepdims=True)
+    np.testing.assert_array_equal(y.numpy(), [[3.0], [12.0]])
+    y.backward(ndl.Tensor([[2.0], [-3.0]], dtype="float64", requires_grad=False))
+    np.testing.assert_array_equal(x.grad.numpy(), [[2.0, 2.0, 2.0], [-3.0, -3.0, -3.0]])
+    assert x.sum(axes=(0,), keepdims=True).shape == (1, 3)
+
+
 def test_logsumexp_gradient_is_softmax_by_hand():
     # lse(x) = log(e^x1 + e^x2 + e^x3), so d lse / dx_i = e^xi / sum_j e^xj = softmax(x)_i.
     # For x = (0, log 2, log 3) -> e^x = (1, 2, 3), sum 6 -> gradient (1/6, 2/6, 3/6),
@@ -160,6 +174,14 @@ def test_logsoftmax_stable_and_all_neg_inf_slice():
     y = ops.logsoftmax(x)
     np.testing.assert_allclose(y.numpy()[0], [-9000.0, 0.0, -9900.0])
     assert np.all(y.numpy()[1] == -np.inf)
+
+
+def test_logsoftmax_and_logsumexp_at_the_top_of_float32():
+    # Maxes near float32's largest value: row 0: lse = 3e38 + log(1 + e^-3e38) = 3e38, so logsoftmax = (0, -3e38); row 1:
+    # lse = 3e38 + log 2, which rounds to 3e38 in float32, and logsoftmax = (-log 2, -log 2).
+    x = ndl.Tensor([[3e38, 0.0], [3e38, 3e38]])
+    np.testing.assert_allclose(ops.logsoftmax(x).numpy(), [[0.0, -3e38], [-np.log(2), -np.log(2)]], rtol=1e-6)
+    np.testing.assert_array_equal(ops.logsumexp(x, (1,)).numpy(), np.array([3e38, 3e38], np.float32))
 
 
 def test_second_derivative():

@@ -2,18 +2,19 @@
 import numpy as np
 
 
-def check_same_shape_and_dtype(op_name: str, a: np.ndarray, b: np.ndarray) -> None:
+def mismatch(op_name: str, a: np.ndarray, b: np.ndarray) -> None:
+    """Raise the error for operands whose shapes or dtypes differ (the ops test
+    ``a.shape != b.shape or a.dtype != b.dtype`` inline: this runs for every binary op)."""
     if a.shape != b.shape:
         raise ValueError(
             f"{op_name}: shapes {a.shape} and {b.shape} differ. needle does not broadcast "
             f"implicitly (a silent broadcast gives wrong gradients): call "
             f"broadcast_to / reshape explicitly"
         )
-    if a.dtype != b.dtype:
-        raise ValueError(
-            f"{op_name}: dtypes {a.dtype} and {b.dtype} differ; convert one explicitly "
-            f"(needle does not promote dtypes silently)"
-        )
+    raise ValueError(
+        f"{op_name}: dtypes {a.dtype} and {b.dtype} differ; convert one explicitly "
+        f"(needle does not promote dtypes silently)"
+    )
 
 
 # NumPy 2 applies a Python number at the array's dtype (NEP 50's weak scalars).

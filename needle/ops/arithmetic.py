@@ -7,14 +7,15 @@ A scalar op keeps the tensor's dtype: its scalar (a Python or numpy number) is s
 Python number and applied as a number of the tensor's dtype (see ``scalar_like``).
 """
 from ..autograd import TensorOp, as_scalar
-from ._checks import check_same_shape_and_dtype, scalar_like
+from ._checks import mismatch, scalar_like
 
 
 class EWiseAdd(TensorOp):
     """a + b;  d/da = 1, d/db = 1."""
 
     def compute(self, a, b):
-        check_same_shape_and_dtype("add", a, b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            mismatch("add", a, b)
         return a + b
 
     def gradient(self, out_grad, node):
@@ -46,7 +47,8 @@ class EWiseMul(TensorOp):
     """a * b;  d/da = b, d/db = a."""
 
     def compute(self, a, b):
-        check_same_shape_and_dtype("multiply", a, b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            mismatch("multiply", a, b)
         return a * b
 
     def gradient(self, out_grad, node):
@@ -80,7 +82,8 @@ class EWisePow(TensorOp):
     """a ** b;  d/da = b a^(b-1), d/db = a^b log a."""
 
     def compute(self, a, b):
-        check_same_shape_and_dtype("power", a, b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            mismatch("power", a, b)
         return a**b
 
     def gradient(self, out_grad, node):
@@ -123,7 +126,8 @@ class EWiseDiv(TensorOp):
     """a / b;  d/da = 1/b, d/db = -a/b^2."""
 
     def compute(self, a, b):
-        check_same_shape_and_dtype("divide", a, b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            mismatch("divide", a, b)
         return a / b
 
     def gradient(self, out_grad, node):

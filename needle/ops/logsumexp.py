@@ -21,22 +21,23 @@ from .shape import _normalize_axes, broadcast_to, kept_shape, reshape, summation
 
 
 def _shift_and_log_sum(a: np.ndarray, axes: tuple) -> tuple:
-    """(m, a - m, log(sum(exp(a - m)))) over ``axes``, reductions kept as size-1 axes; m is the
-    max of each slice, or 0 where that is not finite (+-inf, nan, an empty slice)."""
+    """(m, a - m, log(sum(exp(a - m))), every max finite) over ``axes``, reductions kept as
+    size-1 axes; m is the max of each slice, or 0 where that is not finite (+-inf, nan, an empty
+    slice). Each slice's log-sum is >= 0 (its max adds exp(0) = 1), except -inf for a slice of
+    only -inf."""
     # m is detached: lse(a - m) + m = lse(a) for any constant m.
     if a.size:
         m = a.max(axis=axes, keepdims=True)
-        if np.isfinite(m).all():
-            # Each slice's max adds exp(0) = 1: every sum is >= 1 and its log finite.
+        if np.logical_and.reduce(np.isfinite(m), axis=None):  # every max finite (.all(), without its Python wrapper)
             shifted = a - m
-            return m, shifted, np.log(np.exp(shifted).sum(axis=axes, keepdims=True))
+            return m, shifted, np.log(np.exp(shifted).sum(axis=axes, keepdims=True)), True
         m = np.where(np.isfinite(m), m, 0)
     else:
         m = np.zeros(kept_shape(a.shape, axes), a.dtype)
     shifted = a - m
     s = np.exp(shifted).sum(axis=axes, keepdims=True)
     # log(0) = -inf for an all -inf slice, without a divide-by-zero warning
-    return m, shifted, np.log(s, out=np.full_like(s, -np.inf), where=s > 0)
+    return m, shifted, np.log(s, out=np.full_like(s, -np.inf), where=s > 0), False
 
 
 def _expand(t: Tensor, axes: tuple, shape: tuple) -> Tensor:
@@ -53,7 +54,7 @@ class LogSumExp(TensorOp):
 
     def compute(self, a):
         axes = _normalize_axes(self.axes, a.ndim)
-        m, _, log_sum = _shift_and_log_sum(a, axes)
+        m, _, log_sum, _ = _shift_and_log_sum(a, axes)
         return (log_sum + m).squeeze(axis=axes)
 
     def gradient(self, out_grad, node):
@@ -75,14 +76,14 @@ class LogSoftmax(TensorOp):
         self.axes = axes
 
     def compute(self, a):
-        _, shifted, log_sum = _shift_and_log_sum(a, _normalize_axes(self.axes, a.ndim))
-        # log_sum >= 0 (the max adds exp(0) = 1), except -inf for an all -inf slice: every entry
-        # is "log 0" there, and clamping at 0 keeps it -inf rather than -inf - (-inf) = nan.
-        return shifted - np.maximum(log_sum, 0)  # not a - (m + log_sum): m + log_sum rounds for large m
+        _, shifted, log_sum, finite = _shift_and_log_sum(a, _normalize_axes(self.axes, a.ndim))
+        if not finite:  # a slice of only -inf has log_sum -inf and every entry "log 0": clamped
+            log_sum = np.maximum(log_sum, 0)  # at 0, it stays -inf rather than -inf - (-inf) = nan
+        return shifted - log_sum  # not a - (m + log_sum): m + log_sum rounds for large m
 
     def gradient(self, out_grad, node):
         axes = _normalize_axes(self.axes, len(node.shape))
-        return out_grad - exp(node) * _expand(summation(out_grad, axes), axes, node.shape)
+        return out_grad - exp(node) * broadcast_to(summation(out_grad, axes, keepdims=True), node.shape)
 
 
 def logsoftmax(a, axes=-1):

@@ -85,8 +85,12 @@ class BroadcastTo(TensorOp):
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
         axes = _repeated_axes(in_shape, self.shape)
-        grad = summation(out_grad, axes) if axes else out_grad
-        return reshape(grad, in_shape)
+        lead = len(self.shape) - len(in_shape)
+        if axes == tuple(range(lead)):  # only new leading axes (or none): the sum drops exactly them
+            return summation(out_grad, axes) if axes else out_grad
+        if lead == 0:  # only size-1 axes: the sum keeps them
+            return summation(out_grad, axes, keepdims=True)
+        return reshape(summation(out_grad, axes), in_shape)
 
 
 @functools.lru_cache(maxsize=1024)  # a model broadcasts the same few shapes at every step
@@ -117,24 +121,27 @@ def broadcast_to(a, shape):
 
 
 class Summation(TensorOp):
-    """Sum over ``axes`` (all when None), dropping them;  the adjoint is broadcast back."""
+    """Sum over ``axes`` (all when None), dropping them (or keeping them as size 1 with
+    ``keepdims``, as numpy's sum does);  the adjoint is broadcast back."""
 
-    def __init__(self, axes=None):
+    def __init__(self, axes=None, keepdims=False):
         self.axes = axes
+        self.keepdims = keepdims
 
     def compute(self, a):
-        return a.sum(axis=_normalize_axes(self.axes, a.ndim))
+        # np.add.reduce is a.sum without its Python wrapper
+        return np.add.reduce(a, axis=_normalize_axes(self.axes, a.ndim), keepdims=self.keepdims)
 
     def gradient(self, out_grad, node):
         in_shape = node.inputs[0].shape
         axes = _normalize_axes(self.axes, len(in_shape))
-        if axes != tuple(range(len(axes))):  # broadcast_to puts back leading axes by itself
+        if not self.keepdims and axes != tuple(range(len(axes))):  # broadcast_to puts back leading axes by itself
             out_grad = reshape(out_grad, kept_shape(in_shape, axes))
         return broadcast_to(out_grad, in_shape)
 
 
-def summation(a, axes=None):
-    return Summation(axes)(a)
+def summation(a, axes=None, keepdims=False):
+    return Summation(axes, keepdims)(a)
 
 
 class Transpose(TensorOp):
