@@ -5,7 +5,7 @@ installed. Prints medians and ratios measured side by side in one run.
     .venv/bin/python bench/bench_mlp.py [--repeats 15] [--inner 20] [--against REV]
 
 --against REV adds needle as of git revision REV (e.g. HEAD, to time uncommitted changes)
-as a fourth contender in the same run: on a noisy machine, the way to see a change's effect.
+as one more contender in the same run: on a noisy machine, the way to see a change's effect.
 """
 import argparse
 
@@ -92,6 +92,8 @@ def main():
     parser.add_argument("--inner", type=int, default=20)
     parser.add_argument("--against", metavar="REV", help="also time needle as of this git revision")
     args = parser.parse_args()
+    if args.against:  # resolved first: a revision that does not exist stops the run before it starts
+        old, sha = needle_at(args.against)
     X, y = make_data()
     needle_step, model = needle_step_fn(X, y)  # layers built outside the timed region
     contenders = {"numpy by hand": numpy_step_fn(X, y, model), "needle": needle_step}
@@ -99,7 +101,6 @@ def main():
     if torch is not None:
         contenders["pytorch cpu"] = torch_step_fn(torch, X, y, model)
     if args.against:
-        old, sha = needle_at(args.against)
         contenders[f"needle {sha}"] = needle_step_fn(X, y, old)[0]
     medians = interleaved_medians(contenders, args.repeats, args.inner)
     report(f"MLP {D_IN}-{HIDDEN}-{D_OUT}, batch {BATCH}, SoftmaxLoss + SGD (median of {args.repeats})", medians, "numpy by hand")

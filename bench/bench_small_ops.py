@@ -51,12 +51,13 @@ def main():
     parser.add_argument("--inner", type=int, default=3)
     parser.add_argument("--against", metavar="REV", help="also time needle as of this git revision")
     args = parser.parse_args()
+    if args.against:  # resolved first: a revision that does not exist stops the run before it starts
+        old, sha = needle_at(args.against)
     contenders = {"needle": needle_chain(args.ops)}
     torch = try_import_torch()
     if torch is not None:
         contenders["pytorch cpu"] = torch_chain(torch, args.ops)
     if args.against:
-        old, sha = needle_at(args.against)
         contenders[f"needle {sha}"] = needle_chain(args.ops, old)
     medians = interleaved_medians(contenders, args.repeats, args.inner)
     baseline = "pytorch cpu" if torch is not None else "needle"
