@@ -19,6 +19,7 @@ import sys
 import bench_mlp as B
 
 B.BATCH, B.D_IN, B.HIDDEN, B.D_OUT = 4, 8, 8, 3
+CONTENDERS = ("numpy by hand", "needle's computes replayed", "needle")
 
 
 def contenders():
@@ -46,7 +47,7 @@ def contenders():
         for data, grad in params:
             (data - B.LR * grad).astype(data.dtype, copy=False)
 
-    return {"numpy by hand": hand, "needle's computes replayed": replay, "needle": needle_step}
+    return dict(zip(CONTENDERS, (hand, replay, needle_step)))
 
 
 def run_steps(name: str, steps: int) -> None:
@@ -78,7 +79,7 @@ def main():
     if missing:
         raise SystemExit(f"bench_instructions needs {' and '.join(missing)}: apt-get install valgrind util-linux")
     print(f"MLP {B.D_IN}-{B.HIDDEN}-{B.D_OUT}, batch {B.BATCH}: instructions per step (cachegrind, {args.steps} steps)")
-    counts = {name: (count(name, args.steps) - count(name, 0)) // args.steps for name in contenders()}
+    counts = {name: (count(name, args.steps) - count(name, 0)) // args.steps for name in CONTENDERS}
     for name, n in counts.items():
         print(f"  {name:28s} {n:>10,}   {n / counts['numpy by hand']:5.2f}x numpy by hand")
     bookkeeping = counts["needle"] - counts["needle's computes replayed"]

@@ -503,10 +503,7 @@ def compute_gradient_of_variables(output: Tensor, out_grad: Tensor) -> None:
             continue
         partials = node.op.gradient(grad, node)
         if type(partials) is not tuple or len(partials) != len(node.inputs):  # tested here: it runs per node
-            if len(node.inputs) == 1 and isinstance(partials, Value):
-                partials = (partials,)
-            else:
-                partials = node.op.adjoints_as_tuple(partials, node)
+            partials = node.op.adjoints_as_tuple(partials, node)
         for inp, partial in zip(node.inputs, partials):
             if partial is None or not inp.requires_grad:
                 continue
