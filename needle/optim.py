@@ -35,7 +35,8 @@ class Optimizer:
         data, g = p.realize_cached_data(), p.grad.realize_cached_data()
         if g.shape != data.shape:
             raise ValueError(f"gradient of shape {g.shape} for a parameter of shape {data.shape}")
-        g = g.astype(data.dtype, copy=False)
+        if g.dtype != data.dtype:
+            g = g.astype(data.dtype)
         return g + weight_decay * data if weight_decay else g
 
 
@@ -75,7 +76,8 @@ class SGD(Optimizer):
                 self.u[id(p)] = buf
                 g = g + self.momentum * buf if self.nesterov else buf
             data = p.cached_data  # what the .data setter does, without its checks: _grad made them
-            p.cached_data = (data - self.lr * g).astype(data.dtype, copy=False)
+            new = data - self.lr * g
+            p.cached_data = new if new.dtype == data.dtype else new.astype(data.dtype)
 
 
 class Adam(Optimizer):

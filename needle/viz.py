@@ -479,8 +479,8 @@ class WrongNode:
 @dataclass(frozen=True)
 class GradientReport:
     """What ``debug_gradients`` or ``debug_adjoints`` found: a ``NodeCheck`` per checked node
-    in the order a backward pass visits them (reverse topological order: the output first),
-    and the first wrong one. ``print(report)`` gives the verdict; ``report.draw()`` the graph."""
+    in reverse topological order (each node after all of its users: the output first, as a backward
+    pass visits them), and the first wrong one. ``print(report)`` gives the verdict; ``report.draw()`` the graph."""
 
     output: Value
     checked: str  # "gradient": each op's gradient; "adjoint": each node's .grad
@@ -524,8 +524,8 @@ class GradientReport:
             ]
         else:
             lines += [
-                f"The first wrong node in reverse topological order (the order backward visits them): "
-                f"{f.op}, shape {_shape(f.values[0])}.",
+                f"The first wrong node in reverse topological order (each node after all of its users, "
+                f"as backward visits them): {f.op}, shape {_shape(f.values[0])}.",
                 f"  problem    {f.problem}",
                 f"  value      {_few(f.values[0])}",
                 f"  expected   {_few(f.expected)}   (float64 central differences of sum(output * out_grad) w.r.t. this node)",
@@ -591,8 +591,8 @@ def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: flo
     the node's value is perturbed and everything computed from it is recomputed with the
     ops' ``compute``: no gradient is trusted. Constants (requires_grad=False) are not checked.
 
-    The first wrong node is the first in reverse topological order (the order backward
-    visits them), so every node that uses it has the right adjoint. Costs two forward passes
+    The first wrong node is the first in reverse topological order (each node after all of its
+    users, as backward visits them), so every node that uses it has the right adjoint. Costs two forward passes
     per element of every node: for graphs of tens of nodes.
     """
     order = _graph(output, "debug_adjoints")

@@ -191,6 +191,39 @@ def test_backward_on_100k_chain_no_recursion_error():
     np.testing.assert_array_equal(w.grad.numpy(), [1.0])
 
 
+class StopsGradient(ndl.TensorOp):
+    """Identity forward whose gradient gives its input no adjoint (None), as an op may for an
+    input it does not differentiate."""
+
+    def compute(self, a):
+        return a.copy()
+
+    def gradient(self, out_grad, node):
+        return (None,)
+
+
+def test_backward_visits_a_node_only_after_all_of_its_users():
+    # Diamond with uneven paths: u = 2x, v = u * u, loss = sum(v + u + x).
+    # d loss/du = 2u + 1 (from v and from the sum), so d loss/dx = 2 (2u + 1) + 1 = 8x + 3 = 19 at x = 2.
+    # A schedule that visited u before v had handed it 2u would send x only 2 * 1 + 1 = 3.
+    x = ndl.Tensor([2.0])
+    u = x * 2
+    (u * u + u + x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [19.0])
+
+
+def test_backward_releases_inputs_of_nodes_that_got_no_adjoint():
+    # s = StopsGradient(x * 3) hands x * 3 no adjoint; loss = sum(s + x). x * 3 is then visited
+    # with nothing to pass on, and x must still be visited for its direct path: d loss/dx = 1.
+    x = ndl.Tensor([2.0, 5.0])
+    (StopsGradient()(x * 3) + x).sum().backward()
+    np.testing.assert_array_equal(x.grad.numpy(), [1.0, 1.0])
+    # Only a stopped path: x requires grad, is reached, and gets no gradient at all.
+    y = ndl.Tensor([1.0])
+    StopsGradient()(y * 3).sum().backward()
+    assert y.grad is None
+
+
 def test_backward_needs_out_grad_for_non_scalars():
     x = ndl.Tensor([1.0, 2.0])
     with pytest.raises(RuntimeError, match=r"one-element tensor.*shape \(2,\)"):

@@ -19,11 +19,12 @@ P = load_probes(__file__)
 
 # Needle's own graph walks: a task answered with any of them scores nothing (and they are absent
 # from the worker while the task is graded). _topo_order is the walk behind find_topo_sort,
-# graph_node_count, backward and realize_cached_data; needle.viz draws and checks graphs with
-# its own walks (draw_graph's columns are depths). Everything else of needle (Tensor, .inputs,
-# the ops) stays allowed.
+# graph_node_count and realize_cached_data; compute_gradient_of_variables (behind backward) walks
+# the graph with a walk of its own; needle.viz draws and checks graphs with its own walks
+# (draw_graph's columns are depths). Everything else of needle (Tensor, .inputs, the ops) stays
+# allowed.
 GRAPH_WALKS = ["needle.autograd._topo_order", "needle.autograd.find_topo_sort", "needle.autograd.graph_node_count",
-               "needle.viz"]
+               "needle.autograd.compute_gradient_of_variables", "needle.viz"]
 OWN_WORK = {"1.1": ("count_graph_nodes", GRAPH_WALKS), "1.2": ("graph_depth", GRAPH_WALKS)}
 
 OP_NAMES = {"add": "EWiseAdd", "mul": "EWiseMul", "scale": "MulScalar", "shift": "AddScalar"}
