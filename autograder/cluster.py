@@ -10,7 +10,9 @@ student's code still runs only in the sandboxed worker process there.
 
 On each Dask worker process, ``WorkerGrader`` holds what a local batch holds: one sandbox
 zygote. Each notebook is graded in a fresh child process forked for it, under the deadline
-``batch`` uses, and the grader's own failures are retried as ``batch`` retries them. A worker
+``batch`` uses, and the grader's own failures are retried as ``batch`` retries them. The child is
+forked by the worker's ``ChildForker``, a single-threaded helper (the worker itself is threaded),
+which has collected the notebook's suite: each child starts with it imported. A worker
 that dies mid-notebook is Dask's to handle: the scheduler runs the task on another worker and,
 after ``distributed.scheduler.allowed-failures`` deaths, gives up (``KilledWorker``), which is
 reported here as an internal error for that notebook alone.
@@ -21,9 +23,7 @@ interrupted run keeps what finished; running the same command again grades every
 from __future__ import annotations
 
 import functools
-import gc
 import hashlib
-import multiprocessing
 import os
 import shutil
 import signal
@@ -40,6 +40,7 @@ from pathlib import Path
 from distributed import Client, KilledWorker, WorkerPlugin, as_completed, get_worker
 
 from . import batch
+from .child_forker import ChildForker, ForkerBroken
 from .course import Assignment, Course
 from .notebook import UnreadableNotebook, read_bytes_safely
 from .report import isolation_summary
@@ -87,25 +88,39 @@ class CourseOnWorker(WorkerPlugin):
 
 
 class WorkerGrader(WorkerPlugin):
-    """One Dask worker process's grading equipment, as a local batch has: a sandbox zygote,
-    and a private folder for the submissions it grades."""
+    """One Dask worker process's grading equipment, as a local batch has: a sandbox zygote, a
+    single-threaded process that forks the grading children (``child_forker``: this process is
+    threaded), and a private folder for the submissions it grades."""
 
     name = "needle-course-grader"
     idempotent = True  # a second grading run keeps the zygote the first one is using
 
     def setup(self, worker) -> None:
-        import autograder.runner  # noqa: F401  (pytest, numpy, needle: each forked child starts with them)
-
         self.lock = threading.Lock()
         self.worker_directory = worker.local_directory
         self.dir = Path(tempfile.mkdtemp(prefix="needle-course-submissions-", dir=worker.local_directory))
-        self._zygote = None
-        self.zygote()  # started from the worker's main thread, so it lives as long as the worker
+        self._zygote = self._forker = None
+        # both started from the worker's main thread, so they live as long as the worker
+        self.zygote()
+        self.forker()
 
     def teardown(self, worker) -> None:
-        if self._zygote is not None:
-            self._zygote.close()
+        for helper in (self._forker, self._zygote):
+            if helper is not None:
+                helper.close()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+    def forker(self) -> ChildForker | None:
+        """The running grading-child forker, restarted if it died; None if it cannot start."""
+        with self.lock:
+            if self._forker is None or not self._forker.alive():
+                if self._forker is not None:
+                    self._forker.close()
+                try:
+                    self._forker = ChildForker()
+                except OSError:
+                    self._forker = None
+            return self._forker
 
     def zygote(self) -> Zygote | None:
         """The running zygote, restarted if it died; None if it cannot start (retried later)."""
@@ -157,12 +172,10 @@ def grade_on_worker(course: str, code: str, student: str, notebook: str, submiss
     grader: WorkerGrader = worker.plugins[WorkerGrader.name]
     files: CourseOnWorker = worker.plugins[course]
     assignment = Course(files.root).assignment(files.assignment)
-    # as in batch, collecting the suite here first also leaves it imported for every forked child
-    deadline = batch.notebook_deadline(assignment, notebook, timeout)
     with grader.submission(submission) as path:
         job = Job(student, notebook, path)
         for tries in range(1, batch.MAX_TRIES + 1):
-            kind, payload = _grade_in_child(job, assignment, timeout, deadline, grader.zygote())
+            kind, payload = _grade_in_child(job, assignment, timeout, grader.zygote(), grader.forker())
             if kind in ("graded", "failed"):
                 return kind, payload, socket.gethostname()
             time.sleep(0.2 * tries)  # an error of the grader's own: retried, as batch does
@@ -170,28 +183,18 @@ def grade_on_worker(course: str, code: str, student: str, notebook: str, submiss
     return "failed", f"{message} (tried {tries} times; tell your instructor)", socket.gethostname()
 
 
-def _grade_in_child(job: Job, assignment: Assignment, timeout: float, deadline: float, zygote) -> tuple[str, object]:
-    """Grade in a fresh child forked from this worker (as batch's children are forked): a
-    notebook gets a clean interpreter and nothing it leaves behind outlives it."""
+def _grade_in_child(job: Job, assignment: Assignment, timeout: float, zygote, forker) -> tuple[str, object]:
+    """Grade in a fresh child (forked by the worker's single-threaded forker, as batch's children
+    are forked from the grader): a notebook gets a clean interpreter and nothing it leaves behind
+    outlives it."""
     if zygote is None:
         return "retry", "the sandbox could not be started"
-    receive, send = multiprocessing.Pipe(duplex=False)
+    if forker is None:
+        return "retry", "the grading process forker could not be started"
     try:
-        pid = os.fork()
-    except OSError as exc:
-        receive.close()
-        send.close()
-        return "retry", f"could not start a grading process ({exc.strerror})"
-    if pid == 0:
-        try:
-            # the worker's own heap (Dask, tornado) is never garbage here: keep the collector off
-            # it, so it neither spends time on it nor copies its pages
-            gc.freeze()
-            receive.close()
-            batch._child(send, job, assignment, timeout, zygote.path)
-        finally:
-            os._exit(0)
-    send.close()
+        pid, deadline, receive = forker.fork(job, assignment, timeout, zygote.path)
+    except ForkerBroken as exc:
+        return "retry", str(exc)
     try:
         if not receive.poll(deadline):
             os.kill(pid, signal.SIGKILL)  # the zygote then kills this child's workers, as in batch
@@ -201,7 +204,6 @@ def _grade_in_child(job: Job, assignment: Assignment, timeout: float, deadline: 
         kind, payload = "error", f"{batch.INFRASTRUCTURE} (the grading process ended unexpectedly)"
     finally:
         receive.close()
-        os.waitpid(pid, 0)
     if kind == "ok" and not payload.error.startswith(batch.INFRASTRUCTURE):
         return "graded", payload
     return "retry", payload if kind != "ok" else payload.error

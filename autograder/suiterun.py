@@ -9,6 +9,7 @@ import contextlib
 import functools
 import io
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -42,8 +43,20 @@ def _pytest(suite: Path, plugin: GradingPlugin, *extra: str) -> int:
         # these plugins force full garbage collections after the session: 0.1 s per notebook
         "-p", "no:unraisableexception", "-p", "no:threadexception",
     ]
+    _forget_other_suite_of_that_name(Path(suite))
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         return pytest.main(args, plugins=[plugin])
+
+
+def _forget_other_suite_of_that_name(suite: Path) -> None:
+    """pytest's importlib mode names a suite's module after its file (rootdir is its folder) and
+    reuses a module of that name already imported, wherever it came from: in a long-lived
+    process (a Dask worker's forker) a new version of a course, in a folder of its own, would be
+    graded with the old version's tests. A module of that name from another file is dropped."""
+    module = sys.modules.get(suite.stem)
+    file = getattr(module, "__file__", None)
+    if module is not None and (file is None or Path(file).resolve() != suite.resolve()):
+        del sys.modules[suite.stem]
 
 
 def run_suite(suite: Path, plugin: GradingPlugin) -> None:

@@ -403,3 +403,16 @@ def test_selfcheck_catches_a_suite_worth_other_points_than_its_grade_cell(tmp_pa
     assert check_points(lecture, "01_square") == [
         "Task 1.1's tests are worth 2 points but the notebook has no grade cell task1_1_tests for it",
         "Task 1.2 has a grade cell worth 3 points but no test in test_01_square.py"]
+
+
+def test_two_suites_of_one_name_in_one_process_each_run_their_own_tests(tmp_path):
+    # pytest names a suite's module after its file: a long-lived process (a Dask worker's forker)
+    # that collected one course version's suite must not grade the next version with it.
+    from autograder.suiterun import collect_tests
+
+    for version, test in (("v1", "test_old_rule"), ("v2", "test_new_rule")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "test_07_same_name.py").write_text(
+            f'from autograder.suite import graded\n\n\n@graded("7.1", points=1)\ndef {test}():\n    """{version}"""\n')
+    assert [t[0] for t in collect_tests(tmp_path / "v1" / "test_07_same_name.py")] == ["test_old_rule"]
+    assert [t[0] for t in collect_tests(tmp_path / "v2" / "test_07_same_name.py")] == ["test_new_rule"]
