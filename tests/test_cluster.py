@@ -1,6 +1,7 @@
 """`grade --scheduler` on a Dask cluster started here (distributed's LocalCluster: a scheduler in
 this process, one worker process on 127.0.0.1), against local grading. The cluster runs with a
 real scheduler, workers and kills are in tests/e2e/test_cluster_e2e.py (make test-cluster)."""
+import csv
 import importlib.util
 import shutil
 import socket
@@ -105,3 +106,28 @@ def test_a_worker_lost_while_registering_costs_a_retry_not_the_run(monkeypatch):
         cluster._register(Flaky(1, ModuleNotFoundError), object(), "tcp://127.0.0.1:1")
     with pytest.raises(ConnectionError):
         cluster._register(Flaky(99), object(), "tcp://127.0.0.1:1")
+
+
+@needs_distributed
+def test_each_version_of_a_suite_is_graded_with_its_own_tests(scheduler, tmp_path, capsys, monkeypatch):
+    """A worker keeps what it has imported between runs (its forker collected the last version's
+    suites): a course changed since, shipped in a folder of its own, must be graded with its own
+    hidden tests, not with those of a suite of the same name collected before."""
+    from autograder.course import ROOT_ENV
+
+    nb = "02_detach"
+    for version in ("v1", "v2"):
+        course = tmp_path / version
+        shutil.copytree(LECTURE8.source_dir, course / "solutions" / ASSIGNMENT)
+        shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / ASSIGNMENT,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy(LECTURE8.course.nbgrader_config, course)
+        suite = course / "autograder" / "suites" / ASSIGNMENT / f"test_{nb}.py"
+        suite.write_text(suite.read_text() + f'\n\n@graded("2.1", points=1)\ndef test_only_in_{version}():\n    """only in {version}"""\n')
+        monkeypatch.setenv(ROOT_ENV, str(course))
+        out = tmp_path / f"out-{version}"
+        assert cli.main(["grade", str(course / "solutions" / ASSIGNMENT / f"{nb}.ipynb"), "--out", str(out),
+                         "--scheduler", scheduler]) == 0
+        with open(out / "grades.csv") as f:
+            tests = {row["test"] for row in csv.DictReader(f)}
+        assert {t for t in tests if t.startswith("test_only_in_")} == {f"test_only_in_{version}"}
