@@ -100,6 +100,7 @@ def _terminated(signum, frame):
 def grade(course: Course, args) -> int:
     from .gradebook import GradebookProblem
     from .grading import grade_course
+    from .suiterun import SuiteBroken
 
     if args.jobs < 1:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
@@ -121,6 +122,8 @@ def grade(course: Course, args) -> int:
                            scheduler=args.scheduler, student=args.student, deadline=deadline)
     except GradebookProblem as exc:
         return _fail(str(exc))
+    except SuiteBroken as exc:  # the instructor's files, not a student's: nothing is graded against them
+        return _fail(f"{exc}; fix it (make selfcheck runs every suite against the solutions), then grade again")
     except ConnectionError as exc:  # the Dask scheduler went away mid-run
         print(f"autograder: {exc}. The results graded so far are kept in {args.out / '.state'}; "
               "run the same command again.", file=sys.stderr)

@@ -58,8 +58,10 @@ class GradingPlugin:
         items[:] = kept
 
     def pytest_collectreport(self, report):
-        if report.failed:
-            self.collection_errors.append(str(report.nodeid))
+        if report.failed:  # the file and the error's last line (ModuleNotFoundError: ..., SyntaxError: ...)
+            last = next((line.strip() for line in reversed(str(report.longrepr).splitlines()) if line.strip()), "")
+            last = last[1:].lstrip() if last.startswith("E ") else last  # pytest's error-line marker
+            self.collection_errors.append(f"{report.nodeid}: {last}" if last else str(report.nodeid))
 
     @pytest.fixture
     def observe(self):

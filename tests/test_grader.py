@@ -348,3 +348,22 @@ def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp
     assert not _still_running(ours, within=5.0)
     assert not list(private_tmp.glob("grading-*"))
     assert list((tmp_path / "out" / ".state" / ASSIGNMENT).glob("*/*.json")), "what was graded is kept for the next run"
+
+
+@pytest.mark.parametrize("source, error", [("import does_not_exist\n", "ModuleNotFoundError: No module named 'does_not_exist'"),
+                                           ("def broken(:\n", "SyntaxError")])
+def test_a_suite_that_cannot_be_imported_is_a_clear_error(tmp_path, source, error):
+    """The instructor's suite, not a student's notebook, is wrong: the command names the suite and
+    its error, exits 2 and grades nothing (no traceback, no zeros)."""
+    course = tmp_path / "course"
+    shutil.copytree(LECTURE8.source_dir, course / "solutions" / LECTURE8.name)
+    shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / LECTURE8.name,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(LECTURE8.course.nbgrader_config, course)
+    suite = course / "autograder" / "suites" / LECTURE8.name / "test_02_detach.py"
+    suite.write_text(source)
+    out = tmp_path / "out"
+    proc = grade_cli(course / "solutions" / LECTURE8.name / "02_detach.ipynb", "--out", out, NEEDLE_COURSE_ROOT=str(course))
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert proc.stderr.startswith(f"autograder: error: the hidden suite {suite} failed to import (test_02_detach.py: {error}")
+    assert "Traceback" not in proc.stderr and not (out / "grades.csv").exists()
