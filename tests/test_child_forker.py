@@ -44,6 +44,7 @@ def test_the_forker_has_one_thread(helpers):
     assert forker.alive() and threads_of(forker.proc.pid) == 1
 
 
+@pytest.mark.forks  # the batch it compares with forks this process
 def test_a_notebook_graded_through_the_forker_scores_as_in_a_batch(helpers, tmp_path):
     zygote, forker = helpers
     path = tmp_path / f"{NB}.ipynb"
