@@ -131,3 +131,19 @@ def test_each_version_of_a_suite_is_graded_with_its_own_tests(scheduler, tmp_pat
         with open(out / "grades.csv") as f:
             tests = {row["test"] for row in csv.DictReader(f)}
         assert {t for t in tests if t.startswith("test_only_in_")} == {f"test_only_in_{version}"}
+
+
+@needs_distributed
+def test_a_suite_that_cannot_be_imported_stops_the_run_before_any_worker_grades(scheduler, tmp_path, monkeypatch):
+    from autograder.course import ROOT_ENV
+
+    course = tmp_path / "course"
+    shutil.copytree(LECTURE8.source_dir, course / "solutions" / ASSIGNMENT)
+    shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / ASSIGNMENT, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(LECTURE8.course.nbgrader_config, course)
+    suite = course / "autograder" / "suites" / ASSIGNMENT / "test_02_detach.py"
+    suite.write_text("import does_not_exist\n")
+    proc = grade_cli(course / "solutions" / ASSIGNMENT / "02_detach.ipynb", "--out", tmp_path / "out", "--scheduler", scheduler,
+                     **{ROOT_ENV: str(course)})
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert f"the hidden suite {suite} failed to import" in proc.stderr and "Traceback" not in proc.stderr
