@@ -58,7 +58,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
     zygote = None
     if any(job.path is not None for job in jobs):
         # the first zygote imports while the suites are collected (each notebook's deadline needs its own)
-        zygote = _start_zygote(meanwhile=lambda: _collect_suites(assignment, jobs))
+        zygote = _start_zygote(meanwhile=lambda: collect_suites(assignment, jobs))
     try:
         while pending or running:
             if terminated is not None:
@@ -112,7 +112,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
             zygote.close()
 
 
-def _collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
+def collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
     """Collect (and cache) the suites of the notebooks to grade: their deadlines need them, and
     every forked grading child then starts with them imported."""
     from .suiterun import collect_tests

@@ -34,24 +34,27 @@ class ForkerBroken(RuntimeError):
 
 def _send(sock: socket.socket, message, fds: list[int] = ()) -> None:
     data = pickle.dumps(message)
-    socket.send_fds(sock, [_LENGTH.pack(len(data)) + data], list(fds))
+    data = _LENGTH.pack(len(data)) + data
+    sent = socket.send_fds(sock, [data], list(fds))  # the descriptors travel with the first bytes
+    if sent < len(data):
+        sock.sendall(data[sent:])
 
 
 def _recv(sock: socket.socket):
     """(message, fds), or (None, []) when the other end has closed."""
     head, fds, _, _ = socket.recv_fds(sock, _LENGTH.size, 4)
-    if not head:
-        return None, []
-    while len(head) < _LENGTH.size:
-        head += sock.recv(_LENGTH.size - len(head))
-    (size,) = _LENGTH.unpack(head)
-    data = bytearray()
-    while len(data) < size:
-        chunk = sock.recv(size - len(data))
-        if not chunk:
-            return None, fds
-        data += chunk
-    return pickle.loads(data), fds
+    data = bytearray(head)
+    for need in (_LENGTH.size, None):  # the length, then the message
+        if need is None:
+            need = _LENGTH.size + _LENGTH.unpack_from(data)[0]
+        while len(data) < need:
+            chunk = sock.recv(need - len(data))
+            if not chunk:  # closed, possibly mid-message
+                for fd in fds:
+                    os.close(fd)
+                return None, []
+            data += chunk
+    return pickle.loads(data[_LENGTH.size:]), fds
 
 
 class ChildForker:

@@ -215,7 +215,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, scheduler:
     once per job, as results arrive."""
     # A suite that cannot be imported is the instructor's to fix, said once here (as a local run
     # says it), not discovered by every worker and retried as an error of each notebook.
-    batch._collect_suites(assignment, [job for job in jobs if job.path is not None])
+    batch.collect_suites(assignment, [job for job in jobs if job.path is not None])
     course = CourseOnWorker(assignment)
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT, set_as_default=False)

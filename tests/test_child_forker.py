@@ -77,3 +77,23 @@ def test_the_forker_stops_when_the_worker_closes_it():
     assert forker.alive()
     forker.close()
     assert not forker.alive() and forker.proc.returncode == 0
+
+
+def test_a_message_cut_short_reads_as_closed():
+    import socket
+
+    from autograder.child_forker import _recv, _send
+
+    for cut in (0, 2, 7):  # nothing, half the length, part of the message
+        ours, theirs = socket.socketpair()
+        whole = socket.socketpair()
+        _send(whole[0], ("started", 1, 2.0))
+        theirs.sendall(whole[1].recv(1024)[:cut])
+        theirs.close()
+        assert _recv(ours) == (None, [])
+        ours.close()
+        whole[0].close()
+        whole[1].close()
+    ours, theirs = socket.socketpair()
+    _send(theirs, ("error", "x" * 50_000))  # longer than one read
+    assert _recv(ours) == (("error", "x" * 50_000), [])
