@@ -112,27 +112,27 @@ class WorkerGrader(WorkerPlugin):
 
     def forker(self) -> ChildForker | None:
         """The running grading-child forker, restarted if it died; None if it cannot start."""
-        with self.lock:
-            if self._forker is None or not self._forker.alive():
-                if self._forker is not None:
-                    self._forker.close()
-                try:
-                    self._forker = ChildForker()
-                except OSError:
-                    self._forker = None
-            return self._forker
+        return self._running("_forker", ChildForker, OSError)
 
     def zygote(self) -> Zygote | None:
         """The running zygote, restarted if it died; None if it cannot start (retried later)."""
+        # in the worker's folder: it goes with it if the worker is killed
+        return self._running("_zygote", lambda: Zygote(self.worker_directory), (OSError, RuntimeError))
+
+    def _running(self, attribute: str, start, failures):
+        """The helper in ``attribute``, started anew (``start()``) if it is not running; None when
+        starting it raises one of ``failures`` (the notebook waiting for it is retried)."""
         with self.lock:
-            if self._zygote is None or not self._zygote.alive():
-                if self._zygote is not None:
-                    self._zygote.close()
+            helper = getattr(self, attribute)
+            if helper is None or not helper.alive():
+                if helper is not None:
+                    helper.close()
                 try:
-                    self._zygote = Zygote(self.worker_directory)  # goes with the worker's folder if it is killed
-                except (OSError, RuntimeError):
-                    self._zygote = None
-            return self._zygote
+                    helper = start()
+                except failures:
+                    helper = None
+                setattr(self, attribute, helper)
+            return helper
 
     @contextmanager
     def submission(self, data: bytes):
