@@ -172,31 +172,25 @@ class Value:
         TENSOR_COUNTER += 1
         value.grad = None
         inputs = tuple(inputs)
+        if LAZY_MODE:  # recorded only: the value is computed when it is realized
+            value.requires_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
+            value.op, value.inputs, value.cached_data = op, inputs, None
+            return value
+        # an input recorded in lazy mode is computed first
         if len(inputs) == 2:
             a, b = inputs
             needs_grad = _GRAD_ENABLED and (a.requires_grad or b.requires_grad)
-            if LAZY_MODE:
-                value.cached_data = None
-            else:
-                # an input recorded in lazy mode is computed first
-                value.cached_data = op.compute(
-                    a.realize_cached_data() if a.cached_data is None else a.cached_data,
-                    b.realize_cached_data() if b.cached_data is None else b.cached_data,
-                )
+            value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data,
+                                           b.realize_cached_data() if b.cached_data is None else b.cached_data)
         elif len(inputs) == 1:
             a = inputs[0]
             needs_grad = _GRAD_ENABLED and a.requires_grad
-            if LAZY_MODE:
-                value.cached_data = None
-            else:
-                value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data)
+            value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data)
         else:
             needs_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
-            value.cached_data = None if LAZY_MODE else op.compute(*[x.realize_cached_data() for x in inputs])
+            value.cached_data = op.compute(*[x.realize_cached_data() for x in inputs])
         if needs_grad:
             value.requires_grad, value.op, value.inputs = True, op, inputs
-        elif LAZY_MODE:  # recorded all the same: its value is computed when it is realized
-            value.requires_grad, value.op, value.inputs = False, op, inputs
         else:  # eager mode: nothing upstream needs a gradient, so keep no graph
             value.requires_grad, value.op, value.inputs = False, None, ()
         return value

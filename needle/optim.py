@@ -35,9 +35,14 @@ class Optimizer:
         data, g = p.realize_cached_data(), p.grad.realize_cached_data()
         if g.shape != data.shape:
             raise ValueError(f"gradient of shape {g.shape} for a parameter of shape {data.shape}")
-        if g.dtype != data.dtype:
-            g = g.astype(data.dtype)
+        g = _as_dtype(g, data.dtype)
         return g + weight_decay * data if weight_decay else g
+
+
+def _as_dtype(array: np.ndarray, dtype) -> np.ndarray:
+    """``array`` in ``dtype``: astype(copy=False) without its call when the dtype already matches
+    (every step of every parameter)."""
+    return array if array.dtype == dtype else array.astype(dtype)
 
 
 def _check_hyper(name: str, value: float, low: float = 0.0, high: float = math.inf) -> None:
@@ -76,8 +81,7 @@ class SGD(Optimizer):
                 self.u[id(p)] = buf
                 g = g + self.momentum * buf if self.nesterov else buf
             data = p.cached_data  # what the .data setter does, without its checks: _grad made them
-            new = data - self.lr * g
-            p.cached_data = new if new.dtype == data.dtype else new.astype(data.dtype)
+            p.cached_data = _as_dtype(data - self.lr * g, data.dtype)
 
 
 class Adam(Optimizer):
@@ -114,4 +118,4 @@ class Adam(Optimizer):
             m_hat = m / (1 - b1**t)
             v_hat = v / (1 - b2**t)
             data = p.cached_data  # as SGD: the .data setter's checks are _grad's
-            p.cached_data = (data - self.lr * m_hat / (np.sqrt(v_hat) + self.eps)).astype(data.dtype, copy=False)
+            p.cached_data = _as_dtype(data - self.lr * m_hat / (np.sqrt(v_hat) + self.eps), data.dtype)
