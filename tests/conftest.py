@@ -20,6 +20,17 @@ NOTEBOOKS = [(a, nb) for a in ASSIGNMENTS for nb in a.notebooks()]
 LECTURE8 = COURSE.assignment("lecture8")
 
 
+
+def course_copy(root: Path, assignment=None) -> Course:
+    """A course root at ``root`` holding a copy of ``assignment``'s (default lecture8's) solutions,
+    hidden suites and nbgrader config: for tests that edit a suite (the original stays as it is)."""
+    assignment = assignment or LECTURE8
+    shutil.copytree(assignment.source_dir, root / "solutions" / assignment.name)
+    shutil.copytree(assignment.suite_dir, root / "autograder" / "suites" / assignment.name,
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(assignment.course.nbgrader_config, root)
+    return Course(root)
+
 # A pytest-xdist worker is threaded (execnet's I/O thread): a child forked from it can inherit a
 # lock another thread held and hang forever. Tests that fork the test process itself are marked
 # `forks` and run in make test's serial phase; a fork from an unmarked test under xdist fails that

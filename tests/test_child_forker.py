@@ -9,10 +9,9 @@ import pytest
 
 from autograder import batch
 from autograder.child_forker import ChildForker, ForkerBroken
-from autograder.course import Course
 from autograder.session import Zygote
 from autograder.submissions import Job
-from conftest import LECTURE8, ROOT
+from conftest import LECTURE8, course_copy
 
 NB = "01_graph_accumulation"
 
@@ -59,11 +58,8 @@ def test_a_notebook_graded_through_the_forker_scores_as_in_a_batch(helpers, tmp_
 
 def test_a_suite_that_cannot_be_collected_costs_that_request_only(helpers, tmp_path):
     zygote, forker = helpers
-    course = tmp_path / "course"
-    shutil.copytree(ROOT / "autograder" / "suites" / LECTURE8.name, course / "autograder" / "suites" / LECTURE8.name)
-    shutil.copytree(LECTURE8.source_dir, course / "solutions" / LECTURE8.name)
-    (course / "autograder" / "suites" / LECTURE8.name / f"test_{NB}.py").write_text("import does_not_exist\n")
-    broken = Course(course).assignment(LECTURE8.name)
+    broken = course_copy(tmp_path / "course").assignment(LECTURE8.name)
+    broken.suite(NB).write_text("import does_not_exist\n")
     path = tmp_path / f"{NB}.ipynb"
     shutil.copy(LECTURE8.source_notebook(NB), path)
     with pytest.raises(ForkerBroken, match="failed to import"):

@@ -9,7 +9,7 @@ import socket
 import pytest
 
 from autograder import cli, demo
-from conftest import LECTURE8, grade_cli
+from conftest import LECTURE8, course_copy, grade_cli
 
 pytestmark = pytest.mark.cluster
 HAVE_DISTRIBUTED = importlib.util.find_spec("distributed") is not None
@@ -117,17 +117,12 @@ def test_each_version_of_a_suite_is_graded_with_its_own_tests(scheduler, tmp_pat
 
     nb = "02_detach"
     for version in ("v1", "v2"):
-        course = tmp_path / version
-        shutil.copytree(LECTURE8.source_dir, course / "solutions" / ASSIGNMENT)
-        shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / ASSIGNMENT,
-                        ignore=shutil.ignore_patterns("__pycache__"))
-        shutil.copy(LECTURE8.course.nbgrader_config, course)
-        suite = course / "autograder" / "suites" / ASSIGNMENT / f"test_{nb}.py"
+        course = course_copy(tmp_path / version).assignment(ASSIGNMENT)
+        suite = course.suite(nb)
         suite.write_text(suite.read_text() + f'\n\n@graded("2.1", points=1)\ndef test_only_in_{version}():\n    """only in {version}"""\n')
-        monkeypatch.setenv(ROOT_ENV, str(course))
+        monkeypatch.setenv(ROOT_ENV, str(course.course.root))
         out = tmp_path / f"out-{version}"
-        assert cli.main(["grade", str(course / "solutions" / ASSIGNMENT / f"{nb}.ipynb"), "--out", str(out),
-                         "--scheduler", scheduler]) == 0
+        assert cli.main(["grade", str(course.source_notebook(nb)), "--out", str(out), "--scheduler", scheduler]) == 0
         with open(out / "grades.csv") as f:
             tests = {row["test"] for row in csv.DictReader(f)}
         assert {t for t in tests if t.startswith("test_only_in_")} == {f"test_only_in_{version}"}
@@ -137,13 +132,10 @@ def test_each_version_of_a_suite_is_graded_with_its_own_tests(scheduler, tmp_pat
 def test_a_suite_that_cannot_be_imported_stops_the_run_before_any_worker_grades(scheduler, tmp_path, monkeypatch):
     from autograder.course import ROOT_ENV
 
-    course = tmp_path / "course"
-    shutil.copytree(LECTURE8.source_dir, course / "solutions" / ASSIGNMENT)
-    shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / ASSIGNMENT, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(LECTURE8.course.nbgrader_config, course)
-    suite = course / "autograder" / "suites" / ASSIGNMENT / "test_02_detach.py"
+    course = course_copy(tmp_path / "course").assignment(ASSIGNMENT)
+    suite = course.suite("02_detach")
     suite.write_text("import does_not_exist\n")
-    proc = grade_cli(course / "solutions" / ASSIGNMENT / "02_detach.ipynb", "--out", tmp_path / "out", "--scheduler", scheduler,
-                     **{ROOT_ENV: str(course)})
+    proc = grade_cli(course.source_notebook("02_detach"), "--out", tmp_path / "out", "--scheduler", scheduler,
+                     **{ROOT_ENV: str(course.course.root)})
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert f"the hidden suite {suite} failed to import" in proc.stderr and "Traceback" not in proc.stderr

@@ -18,7 +18,7 @@ from autograder.course import task_of
 from autograder.selfcheck import load_mistake, must_fail
 from autograder.session import STALE_AFTER
 from autograder.suiterun import collect_tests
-from conftest import LECTURE8, grade_cli, venv_env
+from conftest import LECTURE8, course_copy, grade_cli, venv_env
 
 ASSIGNMENT = LECTURE8.name
 NOTEBOOKS = LECTURE8.notebooks()
@@ -355,15 +355,11 @@ def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp
 def test_a_suite_that_cannot_be_imported_is_a_clear_error(tmp_path, source, error):
     """The instructor's suite, not a student's notebook, is wrong: the command names the suite and
     its error, exits 2 and grades nothing (no traceback, no zeros)."""
-    course = tmp_path / "course"
-    shutil.copytree(LECTURE8.source_dir, course / "solutions" / LECTURE8.name)
-    shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / LECTURE8.name,
-                    ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy(LECTURE8.course.nbgrader_config, course)
-    suite = course / "autograder" / "suites" / LECTURE8.name / "test_02_detach.py"
+    course = course_copy(tmp_path / "course").assignment(LECTURE8.name)
+    suite = course.suite("02_detach")
     suite.write_text(source)
     out = tmp_path / "out"
-    proc = grade_cli(course / "solutions" / LECTURE8.name / "02_detach.ipynb", "--out", out, NEEDLE_COURSE_ROOT=str(course))
+    proc = grade_cli(course.source_notebook("02_detach"), "--out", out, NEEDLE_COURSE_ROOT=str(course.course.root))
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert proc.stderr.startswith(f"autograder: error: the hidden suite {suite} failed to import (test_02_detach.py: {error}")
     assert "Traceback" not in proc.stderr and not (out / "grades.csv").exists()
