@@ -479,8 +479,9 @@ class WrongNode:
 @dataclass(frozen=True)
 class GradientReport:
     """What ``debug_gradients`` or ``debug_adjoints`` found: a ``NodeCheck`` per checked node
-    in reverse topological order (each node after all of its users: the output first, as a backward
-    pass visits them), and the first wrong one. ``print(report)`` gives the verdict; ``report.draw()`` the graph."""
+    in reverse topological order (each node after all of its users: the output first, as a
+    backward pass visits them), and the first wrong one. ``print(report)`` gives the verdict;
+    ``report.draw()`` the graph."""
 
     output: Value
     checked: str  # "gradient": each op's gradient; "adjoint": each node's .grad
@@ -592,8 +593,8 @@ def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: flo
     ops' ``compute``: no gradient is trusted. Constants (requires_grad=False) are not checked.
 
     The first wrong node is the first in reverse topological order (each node after all of its
-    users, as backward visits them), so every node that uses it has the right adjoint. Costs two forward passes
-    per element of every node: for graphs of tens of nodes.
+    users, as backward visits them), so every node that uses it has the right adjoint. Costs two
+    forward passes per element of every node: for graphs of tens of nodes.
     """
     order = _graph(output, "debug_adjoints")
     if out_grad is None:
