@@ -44,8 +44,9 @@ def contenders():
     def replay():
         for compute, arrays in computes:
             compute(*arrays)
-        for data, grad in params:
-            (data - B.LR * grad).astype(data.dtype, copy=False)
+        for data, grad in params:  # SGD's update, as needle.optim.SGD writes it
+            update = grad * -B.LR
+            update += data
 
     return dict(zip(CONTENDERS, (hand, replay, needle_step)))
 

@@ -10,6 +10,7 @@ sqrt(2). Normal: std = gain / sqrt(fan_in). Uniform U(-b, b) has variance b^2/3,
 b = gain * sqrt(3 / fan_in).
 Xavier (Glorot & Bengio, 2010): Var(W) = gain^2 * 2 / (fan_in + fan_out).
 """
+import functools
 import math
 
 import numpy as np
@@ -71,11 +72,26 @@ def one_hot_array(n: int, i, dtype="float32", value=1) -> np.ndarray:
         if labels.size and (labels.dtype.kind != "f" or np.any(labels != np.round(labels))):
             raise ValueError(f"one_hot expects integer class labels, got {labels.dtype} values")
         labels = labels.astype(np.int64)
-    if labels.size and (labels.min() < 0 or labels.max() >= n):
+    # Viewed as unsigned, a negative label is larger than any class: one reduction checks both ends.
+    if labels.size and np.maximum.reduce(labels.view(f"u{labels.itemsize}"), axis=None) >= n:
         raise ValueError(f"one_hot: labels must lie in [0, {n}), got min {labels.min()}, max {labels.max()}")
+    if n <= _ROWS_KEPT_UP_TO:  # a loss asks at every step: its rows are picked from a kept table
+        return _one_hot_rows(n, dtype, value)[labels]
     out = np.zeros((labels.size, n), dtype=dtype)
     out[np.arange(labels.size), labels.ravel()] = value
     return out.reshape(labels.shape + (n,))
+
+
+_ROWS_KEPT_UP_TO = 256  # classes; the table is n x n
+
+
+@functools.lru_cache(maxsize=16)
+def _one_hot_rows(n: int, dtype, value) -> np.ndarray:
+    """The n x n table whose row i is one_hot_array(n, i, dtype, value) (read-only: it is shared)."""
+    table = np.zeros((n, n), dtype=dtype)
+    np.fill_diagonal(table, value)
+    table.flags.writeable = False
+    return table
 
 
 def zeros_like(array: Tensor, *, dtype=None, requires_grad=False) -> Tensor:

@@ -360,6 +360,14 @@ def test_live_tensor_counter_tracks_creation_and_release():
     del keep
     gc.collect()
     assert autograd.live_tensor_count() == before
+    # reading the count changes nothing (the frees' counter is read by advancing it)
+    assert [autograd.live_tensor_count() for _ in range(3)] == [before] * 3
+    a = ndl.Tensor([1.0], requires_grad=True)
+    loss = (a * 2 + 1).sum()  # 3 op results, each a Value; ops inside backward() add and free more
+    assert autograd.live_tensor_count() == before + 4
+    loss.backward()
+    del loss
+    assert autograd.live_tensor_count() == before + 2  # a and its grad: refcounting freed the rest
 
 
 def test_graph_node_count_counts_shared_nodes_once():

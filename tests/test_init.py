@@ -25,6 +25,21 @@ def test_factories():
     assert init.ones(2, requires_grad=True).requires_grad and not init.ones(2).requires_grad
 
 
+def test_one_hot_rows_from_the_kept_table_match_the_general_path():
+    # up to 256 classes, rows come from a cached table; above, they are written one by one
+    labels = np.array([[3, 0], [255, 7]])
+    small = init.one_hot_array(256, labels, "float32", value=-0.25)
+    large = init.one_hot_array(257, labels, "float32", value=-0.25)
+    np.testing.assert_array_equal(small, large[..., :256])
+    assert small.shape == (2, 2, 256) and small.flags.writeable and not large[..., 256].any()
+    small[0, 0, 3] = 9  # the caller's own array: the next call is not affected
+    assert init.one_hot_array(256, [3], "float32", value=-0.25)[0, 3] == -0.25
+    for dtype in (np.int8, np.int32, np.int64, np.uint8, np.uint64):  # negative or too large, each width
+        for bad in ([0, -1], [0, 4]) if np.dtype(dtype).kind == "i" else ([0, 4],):
+            with pytest.raises(ValueError, match=r"labels must lie in \[0, 4\)"):
+                init.one_hot_array(4, np.array(bad, dtype))
+
+
 def test_seed_makes_draws_reproducible():
     np.random.seed(5)
     a = init.kaiming_uniform(4, 3).numpy()

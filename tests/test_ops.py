@@ -98,6 +98,17 @@ def test_float32_stays_float32(name, fn, ref, arrays):
         assert x.grad is not None and x.grad.dtype == np.float32
 
 
+def test_relu_keeps_nan_zeroes_negative_infinity_and_masks_its_gradient():
+    # relu compares against an array of zeros (numpy's quick loop); values are np.maximum(a, 0)'s
+    a = np.array([[np.nan, -np.inf, np.inf, -2.0], [0.0, 3.0, -0.5, 1e-30]], np.float32)
+    x = ndl.Tensor(a, requires_grad=True)
+    y = ops.relu(x)
+    np.testing.assert_array_equal(y.numpy(), np.maximum(a, 0))
+    assert y.dtype == np.float32 and y.numpy().flags.writeable
+    y.sum().backward()  # d relu / da = 1 where the output is > 0 (the mask), else 0
+    np.testing.assert_array_equal(x.grad.numpy(), [[0, 0, 1, 0], [0, 1, 0, 1]])
+
+
 def test_composite_expression_gradient():
     """A small network-like expression mixing many ops and reusing inputs."""
 

@@ -145,6 +145,23 @@ def test_steps_keep_identity_grow_no_graph_and_skip_missing_grads(make_opt):
     assert a.dtype == np.float32
 
 
+def test_sgd_step_is_p_minus_lr_g_bit_for_bit_into_a_new_array():
+    # SGD scales the gradient into a fresh array and adds p into it: (-lr g) + p rounds exactly
+    # as p - lr g does (one rounding each, the same operands), and p's old array is left as it was,
+    # so a detached copy taken before the step keeps the old values.
+    rng = np.random.default_rng(3)
+    for dtype, lr in (("float32", 0.01), ("float64", 0.3), ("float32", np.float64(0.01))):
+        p = nn.Parameter(rng.standard_normal((7, 5)).astype(dtype), dtype=dtype)
+        before = p.detach()
+        old = p.numpy().copy()
+        (p * ndl.Tensor(rng.standard_normal((7, 5)), dtype=dtype)).sum().backward()
+        g = p.grad.numpy()
+        optim.SGD([p], lr=lr).step()
+        expected = (old - lr * g).astype(dtype)
+        assert p.dtype == np.dtype(dtype) and np.array_equal(p.numpy(), expected)
+        np.testing.assert_array_equal(before.numpy(), old)
+
+
 def test_reset_grad_clears():
     p = nn.Parameter([1.0])
     (p * 2).backward()
