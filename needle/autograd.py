@@ -141,7 +141,6 @@ class Value:
 
     __del__ = _FREED.__next__  # counts the frees (see TENSOR_COUNTER)
 
-
     def realize_cached_data(self):
         """Compute (once) and return this node's value.
 

@@ -75,7 +75,7 @@ def one_hot_array(n: int, i, dtype="float32", value=1) -> np.ndarray:
     # Viewed as unsigned, a negative label is larger than any class: one reduction checks both ends.
     if labels.size and np.maximum.reduce(labels.view(f"u{labels.itemsize}"), axis=None) >= n:
         raise ValueError(f"one_hot: labels must lie in [0, {n}), got min {labels.min()}, max {labels.max()}")
-    if n <= _ROWS_KEPT_UP_TO:  # a loss asks at every step: its rows are picked from a kept table
+    if n <= _ROWS_KEPT_UP_TO and type(value) in (int, float):  # a loss asks at every step: rows of a kept table
         return _one_hot_rows(n, dtype, value)[labels]
     out = np.zeros((labels.size, n), dtype=dtype)
     out[np.arange(labels.size), labels.ravel()] = value
