@@ -73,7 +73,7 @@ def one_hot_array(n: int, i, dtype="float32", value=1) -> np.ndarray:
             raise ValueError(f"one_hot expects integer class labels, got {labels.dtype} values")
         labels = labels.astype(np.int64)
     # Viewed as unsigned, a negative label is larger than any class: one reduction checks both ends.
-    if labels.size and np.maximum.reduce(labels.view(f"u{labels.itemsize}"), axis=None) >= n:
+    if labels.size and np.maximum.reduce(labels.view(labels.dtype.str.replace("i", "u")), axis=None) >= n:
         raise ValueError(f"one_hot: labels must lie in [0, {n}), got min {labels.min()}, max {labels.max()}")
     if n <= _ROWS_KEPT_UP_TO and type(value) in (int, float):  # a loss asks at every step: rows of a kept table
         return _one_hot_rows(n, dtype, value)[labels]

@@ -35,7 +35,8 @@ def test_one_hot_rows_from_the_kept_table_match_the_general_path():
     small[0, 0, 3] = 9  # the caller's own array: the next call is not affected
     np.testing.assert_array_equal(init.one_hot_array(3, [1], value=np.array(-0.5)), [[0, -0.5, 0]])  # not a cache key
     assert init.one_hot_array(256, [3], "float32", value=-0.25)[0, 3] == -0.25
-    for dtype in (np.int8, np.int32, np.int64, np.uint8, np.uint64):  # negative or too large, each width
+    np.testing.assert_array_equal(init.one_hot_array(4, np.array([3, 0], ">i4")), [[0, 0, 0, 1], [1, 0, 0, 0]])
+    for dtype in (np.int8, np.int32, np.int64, np.uint8, np.uint64, ">i8"):  # negative or too large, each width
         for bad in ([0, -1], [0, 4]) if np.dtype(dtype).kind == "i" else ([0, 4],):
             with pytest.raises(ValueError, match=r"labels must lie in \[0, 4\)"):
                 init.one_hot_array(4, np.array(bad, dtype))
