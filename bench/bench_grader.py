@@ -24,6 +24,18 @@ from autograder.batch import default_jobs  # noqa: E402
 from autograder.course import Course  # noqa: E402
 
 LECTURE8 = Course.locate(ROOT).assignment("lecture8")
+KERNEL = "needle-course"  # the kernel the notebooks name, which nbgrader starts for each one
+
+
+def require_kernel():
+    """Stop before timing anything if nbgrader could not start the notebooks' kernel."""
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+
+    try:
+        KernelSpecManager().get_kernel_spec(KERNEL)
+    except NoSuchKernel:
+        sys.exit(f"bench_grader: no Jupyter kernel named {KERNEL!r}, which nbgrader needs to run the "
+                 f"notebooks: run `make setup` first (it registers the kernel), or `make bench`")
 
 
 def timed(cmd, cwd):
@@ -40,6 +52,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=4)
     args = parser.parse_args()
+    require_kernel()
     work = Path(tempfile.mkdtemp(prefix="bench-grader-"))
     try:
         root = work / "course-root"
