@@ -19,8 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-import dask  # noqa: E402
-import distributed  # noqa: E402
+try:
+    import dask
+    import distributed
+except ImportError:
+    sys.exit("bench_cluster: needs Dask's distributed package: .venv/bin/pip install -e '.[cluster]'")
 
 from _timing import interleaved_medians  # noqa: E402
 from autograder import demo  # noqa: E402
