@@ -73,6 +73,10 @@ CASES = [
     ("logsumexp_large", lambda a: ops.logsumexp(a, (1,)), lambda a: _np_lse(a, (1,)), [randn(2, 3) * 50 + 1000]),
     ("logsoftmax", ops.logsoftmax, lambda a: a - _np_lse(a, (1,))[:, None], [randn(3, 5)]),
     ("logsoftmax_axis0", lambda a: ops.logsoftmax(a, (0,)), lambda a: a - _np_lse(a, (0,))[None, :], [randn(3, 5)]),
+    # g - exp(y) * sum(g over axes): logsoftmax's gradient, an op whose own gradient second derivatives use
+    ("logsoftmax_backward", ops.logsoftmax_backward, lambda g, y: g - np.exp(y) * g.sum(axis=-1, keepdims=True), [randn(3, 5), randn(3, 5)]),
+    ("logsoftmax_backward_axis0", lambda g, y: ops.logsoftmax_backward(g, y, (0,)), lambda g, y: g - np.exp(y) * g.sum(axis=0, keepdims=True), [randn(3, 5), randn(3, 5)]),
+    ("logsoftmax_backward_3d", lambda g, y: ops.logsoftmax_backward(g, y, (0, 2)), lambda g, y: g - np.exp(y) * g.sum(axis=(0, 2), keepdims=True), [randn(2, 3, 4), randn(2, 3, 4)]),
 ]
 
 
@@ -205,6 +209,35 @@ def test_second_derivative():
     x.grad = None
     first.sum().backward()
     np.testing.assert_allclose(x.grad.numpy(), [6.0, 12.0])
+
+
+def test_logsoftmax_backward_and_its_gradient_by_hand():
+    # y = logsoftmax([0, ln 3]) = ln([1/4, 3/4]), so p = exp(y) = (1/4, 3/4). With g = (1, 0):
+    # out = g - p * sum(g) = (1 - 1/4, 0 - 3/4) = (3/4, -3/4). Its gradient for the adjoint w = (1, 0):
+    # d/dg = w - sum(w * p) = (1 - 1/4, 0 - 1/4) = (3/4, -1/4); d/dy = -w * p * sum(g) = (-1/4, 0).
+    a = ndl.Tensor([0.0, np.log(3.0)], dtype="float64", requires_grad=False)
+    y = ops.logsoftmax(a).detach()
+    y.requires_grad = True
+    g = ndl.Tensor([1.0, 0.0], dtype="float64")
+    out = ops.logsoftmax_backward(g, y)
+    np.testing.assert_allclose(out.numpy(), [0.75, -0.75], rtol=1e-12)
+    out.backward(ndl.Tensor([1.0, 0.0], dtype="float64", requires_grad=False))
+    np.testing.assert_allclose(g.grad.numpy(), [0.75, -0.25], rtol=1e-12)
+    np.testing.assert_allclose(y.grad.numpy(), [-0.25, 0.0], atol=1e-12)
+
+
+def test_second_derivative_of_logsoftmax():
+    # d/da sum(v * logsoftmax(a)) = v - p * sum(v), p = softmax(a); its derivative contracted with u:
+    # d/da_k sum_i u_i (v_i - p_i V) = -V sum_i u_i p_i ([i == k] - p_k) = -V p_k (u_k - u . p), V = sum(v)
+    a0, u, v = randn(5), randn(5), randn(5)
+    a = ndl.Tensor(a0, dtype="float64")
+    (ops.logsoftmax(a) * ndl.Tensor(v, dtype="float64", requires_grad=False)).sum().backward(create_graph=True)
+    g = a.grad
+    np.testing.assert_allclose(g.numpy(), v - np.exp(a0 - _np_lse(a0, None)) * v.sum(), rtol=1e-12)
+    a.grad = None
+    (g * ndl.Tensor(u, dtype="float64", requires_grad=False)).sum().backward()
+    p = np.exp(a0 - _np_lse(a0, None))
+    np.testing.assert_allclose(a.grad.numpy(), -v.sum() * p * (u - u @ p), rtol=1e-10, atol=1e-12)
 
 
 def test_second_derivative_of_logsumexp():

@@ -5,7 +5,7 @@ from .arithmetic import (
     PowerScalar, add, add_scalar, divide, divide_scalar, multiply, mul_scalar, negate,
     power, power_scalar,
 )
-from .logsumexp import LogSoftmax, LogSumExp, logsoftmax, logsumexp
+from .logsumexp import LogSoftmax, LogSoftmaxBackward, LogSumExp, logsoftmax, logsoftmax_backward, logsumexp
 from .matmul import MatMul, matmul
 from .nonlinear import Exp, Log, ReLU, exp, log, relu
 from .shape import BroadcastTo, Reshape, Summation, Transpose, broadcast_to, reshape, summation, transpose
@@ -18,7 +18,7 @@ __all__ = [
     "AddScalar", "DivScalar", "EWiseAdd", "EWiseDiv", "EWiseMul", "EWisePow", "MulScalar",
     "Negate", "PowerScalar", "add", "add_scalar", "divide", "divide_scalar", "multiply",
     "mul_scalar", "negate", "power", "power_scalar",
-    "LogSoftmax", "LogSumExp", "logsoftmax", "logsumexp",
+    "LogSoftmax", "LogSoftmaxBackward", "LogSumExp", "logsoftmax", "logsoftmax_backward", "logsumexp",
     "MatMul", "matmul",
     "Exp", "Log", "ReLU", "exp", "log", "relu",
     "BroadcastTo", "Reshape", "Summation", "Transpose", "broadcast_to", "reshape",

@@ -8,14 +8,15 @@ Subtracting the max keeps every exponent <= 0, so nothing overflows. The max is 
 constant here (detached): its gradient cancels, since lse(x - c) + c = lse(x) for any c.
 log-softmax is computed as (x - m) - log(sum_i e^(x_i - m)), never as x - lse(x): in float32
 m + log(s) rounds to m once m is large (1e9 + log 2 == 1e9), and x - lse(x) then loses log(s)
-entirely. Both gradients are built from ops (exp of the log-softmax output, the softmax of the
-shifted values), so second derivatives work.
+entirely. LogSumExp's gradient is built from ops (exp of the log-softmax output); LogSoftmax's
+is one op, LogSoftmaxBackward, whose own gradient is built from ops: second derivatives work.
 A slice whose entries are all -inf has lse = -inf (shifting by 0, not by -inf,
 avoids -inf - (-inf) = nan).
 """
 import numpy as np
 
 from ..autograd import Tensor, TensorOp
+from ._checks import mismatch
 from .nonlinear import exp
 from .shape import _normalize_axes, broadcast_to, kept_shape, reshape, summation
 
@@ -70,7 +71,8 @@ def logsumexp(a, axes=None):
 
 class LogSoftmax(TensorOp):
     """a - lse(a) over ``axes`` (default: the last axis);
-    d/da = out_grad - softmax(a) * sum(out_grad over axes), with softmax = exp(output)."""
+    d/da = out_grad - softmax(a) * sum(out_grad over axes), with softmax = exp(output)
+    (LogSoftmaxBackward)."""
 
     def __init__(self, axes=-1):
         self.axes = axes
@@ -82,9 +84,45 @@ class LogSoftmax(TensorOp):
         return shifted - log_sum  # not a - (m + log_sum): m + log_sum rounds for large m
 
     def gradient(self, out_grad, node):
-        axes = _normalize_axes(self.axes, len(node.shape))
-        return out_grad - exp(node) * broadcast_to(summation(out_grad, axes, keepdims=True), node.shape)
+        return logsoftmax_backward(out_grad, node, self.axes)
+
+
+class LogSoftmaxBackward(TensorOp):
+    """LogSoftmax's gradient as one op: g - exp(y) * S(g), where g is the adjoint of
+    y = logsoftmax(a), exp(y) = softmax(a) and S sums over ``axes``, broadcast back.
+
+    One op and two temporaries where the same formula written with ops takes six (sum,
+    broadcast, exp, multiply, negate, add), as PyTorch's log_softmax backward is one kernel. Its
+    own gradient is built from ops, so higher derivatives still work. With w the adjoint of the
+    output and p = exp(y), within a slice d out_i / d g_k = [i == k] - p_i, so
+        d/dg = w - S(w * p),        d/dy = -w * p * S(g).
+    """
+
+    def __init__(self, axes=-1):
+        self.axes = axes
+
+    def compute(self, g, y):
+        if g.shape != y.shape or g.dtype != y.dtype:
+            mismatch("logsoftmax_backward", g, y)
+        return g - np.exp(y) * np.add.reduce(g, axis=_normalize_axes(self.axes, y.ndim), keepdims=True)
+
+    def gradient(self, out_grad, node):
+        g, y = node.inputs
+        axes = _normalize_axes(self.axes, len(y.shape))
+        p = exp(y)
+        grad_g = out_grad - _sum_back(out_grad * p, axes) if g.requires_grad else None
+        grad_y = -(out_grad * p * _sum_back(g, axes)) if y.requires_grad else None
+        return grad_g, grad_y
+
+
+def _sum_back(t: Tensor, axes: tuple) -> Tensor:
+    """The sum of ``t`` over ``axes``, broadcast back to ``t``'s shape."""
+    return broadcast_to(summation(t, axes, keepdims=True), t.shape)
 
 
 def logsoftmax(a, axes=-1):
     return LogSoftmax(axes)(a)
+
+
+def logsoftmax_backward(g, y, axes=-1):
+    return LogSoftmaxBackward(axes)(g, y)
