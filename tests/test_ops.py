@@ -260,6 +260,7 @@ def test_second_derivative_of_logsumexp():
         (ops.multiply, [(2, 3), (1, 3)]),
         (ops.divide, [(3,), (3, 1)]),
         (ops.power, [(2,), (3,)]),
+        (ops.logsoftmax_backward, [(2, 3), (3, 2)]),
     ],
 )
 def test_elementwise_shape_mismatch_is_a_clear_error(fn, shapes):

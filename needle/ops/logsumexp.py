@@ -91,10 +91,10 @@ class LogSoftmaxBackward(TensorOp):
     """LogSoftmax's gradient as one op: g - exp(y) * S(g), where g is the adjoint of
     y = logsoftmax(a), exp(y) = softmax(a) and S sums over ``axes``, broadcast back.
 
-    One op and two temporaries where the same formula written with ops takes six (sum,
-    broadcast, exp, multiply, negate, add), as PyTorch's log_softmax backward is one kernel. Its
-    own gradient is built from ops, so higher derivatives still work. With w the adjoint of the
-    output and p = exp(y), within a slice d out_i / d g_k = [i == k] - p_i, so
+    One op and two full-size temporaries where the same formula written with ops takes six ops
+    (sum, broadcast, exp, multiply, negate, add) and three, as PyTorch's log_softmax backward is
+    one kernel. Its own gradient is built from ops, so higher derivatives still work. With w the
+    adjoint of the output and p = exp(y), within a slice d out_i / d g_k = [i == k] - p_i, so
         d/dg = w - S(w * p),        d/dy = -w * p * S(g).
     """
 
