@@ -109,9 +109,9 @@ class LogSoftmaxBackward(TensorOp):
     def gradient(self, out_grad, node):
         g, y = node.inputs
         axes = _normalize_axes(self.axes, len(y.shape))
-        p = exp(y)
-        grad_g = out_grad - _sum_back(out_grad * p, axes) if g.requires_grad else None
-        grad_y = -(out_grad * p * _sum_back(g, axes)) if y.requires_grad else None
+        wp = out_grad * exp(y)  # both adjoints use w * p
+        grad_g = out_grad - _sum_back(wp, axes) if g.requires_grad else None
+        grad_y = -(wp * _sum_back(g, axes)) if y.requires_grad else None
         return grad_g, grad_y
 
 
