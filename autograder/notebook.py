@@ -25,6 +25,7 @@ import json
 import os
 import re
 import stat
+import tokenize
 from pathlib import Path
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
@@ -37,8 +38,36 @@ _MAGIC = re.compile(r"^([ \t]*)[%!].*$", re.MULTILINE)
 
 
 def strip_magics(source: str) -> str:
-    """IPython magics and shell escapes are not Python: make them ``pass`` (same line numbers)."""
-    return _MAGIC.sub(r"\1pass", source)
+    """IPython's magics and shell escapes (``%time f()``, ``!ls``, ``%%time``) are not Python: each
+    becomes ``pass`` (same line numbers). Only a line where a statement may start is one: a line
+    that continues a string, a bracket or a backslash (``!= x``, ``% n``) is Python and stays."""
+    if not _MAGIC.search(source):
+        return source
+    lines = iter(source.splitlines(keepends=True))
+    out: list[str] = []
+    fresh = True  # the next line starts a statement: the tokens so far end one, and no line was read since
+
+    def readline() -> str:
+        nonlocal fresh
+        line = next(lines, "")
+        if fresh and _MAGIC.fullmatch(line.rstrip("\r\n")):
+            line = _MAGIC.sub(r"\1pass", line)
+        fresh = False
+        out.append(line)
+        return line
+
+    depth = 0
+    try:
+        for token in tokenize.generate_tokens(readline):
+            if token.type == tokenize.OP and token.string in "([{":
+                depth += 1
+            elif token.type == tokenize.OP and token.string in ")]}":
+                depth = max(depth - 1, 0)
+            elif token.type in (tokenize.NEWLINE, tokenize.NL) and depth == 0:
+                fresh = True
+    except (tokenize.TokenError, SyntaxError):  # not Python anyway: every %/! line goes, as IPython would not run it either
+        return _MAGIC.sub(r"\1pass", source)
+    return "".join(out)
 
 
 class _TooMany(Exception):

@@ -13,6 +13,12 @@ import math
 import numpy as np
 
 MAX_DEPTH = 32
+# Values in one message, counted as its commas and opening brackets and braces (one per value,
+# one per container). The largest reply of the solutions counts 10,006 (09's order of a graph
+# 5,000 steps deep); a wrong walk's order may count a hundred times that. A forged 64 MiB frame
+# of "[]," counts 44 million, and decoding it cost the trusted process 2.8 GB and over a minute.
+# Arrays cross as one base64 string each.
+MAX_VALUES = 1_000_000
 ALLOWED_DTYPES = {
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "float32", "float64",
@@ -116,6 +122,8 @@ def dumps(value) -> bytes:
 
 
 def loads(data: bytes):
+    if data.count(b",") + data.count(b"[") + data.count(b"{") > MAX_VALUES:
+        raise DecodeError("message holds too many values")
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):

@@ -29,7 +29,9 @@ ATTRIBUTES = {
     "__defaults__": CODE_SURGERY, "co_code": CODE_SURGERY, "cell_contents": CODE_SURGERY, "f_back": CODE_SURGERY,
     "f_globals": CODE_SURGERY, "f_locals": CODE_SURGERY, "tb_frame": CODE_SURGERY, "gi_frame": CODE_SURGERY,
     "__builtins__": CODE_SURGERY, "__subclasses__": CODE_SURGERY, "__bases__": CODE_SURGERY, "__mro__": CODE_SURGERY,
-    "CodeType": CODE_SURGERY, "FunctionType": CODE_SURGERY,
+    "CodeType": CODE_SURGERY, "FunctionType": CODE_SURGERY, "__traceback__": CODE_SURGERY, "tb_next": CODE_SURGERY,
+    "f_code": CODE_SURGERY, "f_builtins": CODE_SURGERY, "gi_code": CODE_SURGERY, "cr_frame": CODE_SURGERY,
+    "ag_frame": CODE_SURGERY, "FileIO": FILE_DESCRIPTORS,
     "setrecursionlimit": INTERPRETER, "modules": None, "_getframe": INTERPRETER, "settrace": INTERPRETER,
     "setprofile": INTERPRETER, "addaudithook": INTERPRETER, "get_objects": INTERPRETER, "get_referrers": INTERPRETER,
     "get_referents": INTERPRETER,
@@ -38,7 +40,7 @@ ATTRIBUTES = {
 MODULES = {
     "ctypes": RAW_MEMORY, "_ctypes": RAW_MEMORY, "mmap": RAW_MEMORY, "cffi": RAW_MEMORY,
     "gc": INTERPRETER, "inspect": INTERPRETER, "importlib": INTERPRETER, "marshal": INTERPRETER, "sys": None,
-    "os": None, "types": None, "dis": INTERPRETER, "_thread": INTERPRETER, "threading": INTERPRETER,
+    "os": None, "posix": None, "types": None, "dis": INTERPRETER, "_thread": INTERPRETER, "threading": INTERPRETER,
     "signal": INTERPRETER, "builtins": INTERPRETER, "code": DYNAMIC_CODE, "codeop": DYNAMIC_CODE,
 }
 # Attributes flagged only on these modules (``sys.modules``, ``os.read``): elsewhere they are ordinary.
@@ -46,6 +48,7 @@ MODULE_ATTRIBUTES = {
     ("sys", "modules"): INTERPRETER, ("os", "read"): FILE_DESCRIPTORS, ("os", "write"): FILE_DESCRIPTORS,
     ("os", "close"): FILE_DESCRIPTORS, ("os", "open"): FILE_DESCRIPTORS, ("os", "pipe"): FILE_DESCRIPTORS,
 }
+MODULE_ATTRIBUTES.update({("posix", attr): what for (module, attr), what in MODULE_ATTRIBUTES.items() if module == "os"})
 CALLS = {"exec": DYNAMIC_CODE, "eval": DYNAMIC_CODE, "compile": DYNAMIC_CODE, "__import__": DYNAMIC_CODE,
          "breakpoint": INTERPRETER, "globals": None}
 # Letters from other scripts drawn like Latin ones (a subset of Unicode's confusables), and
@@ -66,6 +69,25 @@ def _skeleton(name: str) -> str:
 
 def _dunder(text) -> bool:
     return isinstance(text, str) and "__" in text
+
+
+def _folded(node: ast.AST) -> str | None:
+    """The string an expression of string literals spells ("f_" + "back", f"{'tb'}_frame"), else None."""
+    if isinstance(node, ast.Constant):
+        return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _folded(node.left), _folded(node.right)
+        return None if left is None or right is None else left + right
+    if isinstance(node, ast.JoinedStr):
+        parts = [_folded(v.value if isinstance(v, ast.FormattedValue) else v) for v in node.values]
+        return None if None in parts else "".join(parts)
+    return None
+
+
+def _named_attribute(text: str) -> str | None:
+    """The flag of a string that names a flagged attribute, alone or in a dotted path (what
+    operator.attrgetter takes): a name is as good as the attribute syntax."""
+    return next((ATTRIBUTES[part] for part in text.split(".") if ATTRIBUTES.get(part)), None)
 
 
 def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
@@ -102,12 +124,18 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
             if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
                 name = node.args[1]
                 if isinstance(name, ast.Constant) and _dunder(name.value) or isinstance(name, (ast.JoinedStr, ast.BinOp)) \
-                        and any(isinstance(n, ast.Constant) and _dunder(n.value) or isinstance(n, ast.Constant) and n.value == "_"
-                                for n in ast.walk(name)):
+                        and (_dunder(_folded(name)) or any(isinstance(n, ast.Constant) and (_dunder(n.value) or n.value == "_")
+                                                           for n in ast.walk(name))):
                     found.append((line, CODE_SURGERY))
+                elif isinstance(name, (ast.JoinedStr, ast.BinOp)) and _named_attribute(_folded(name) or ""):
+                    found.append((line, _named_attribute(_folded(name))))
+            if node.func.id == "open" and node.args and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int:
+                found.append((line, FILE_DESCRIPTORS))  # open(4, "wb"): a file object on a descriptor
             if node.func.id in ("vars", "dir") and node.args and isinstance(node.args[0], ast.Name) \
                     and node.args[0].id in imported and imported[node.args[0].id].split(".")[0] in ("needle", "builtins", "sys"):
                 found.append((line, INTERPRETER))
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _named_attribute(node.value):
+            found.append((line, _named_attribute(node.value)))  # attrgetter("tb_frame"), getattr(x, "f_back")
         elif isinstance(node, ast.ClassDef):
             if any(k.arg == "metaclass" for k in node.keywords):
                 found.append((line, TYPE_TRICKS))

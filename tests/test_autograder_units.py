@@ -59,7 +59,37 @@ def test_codec_rejects_malformed_messages():
             codec.loads(data)
 
 
+def test_codec_refuses_a_message_of_too_many_values_before_decoding_it():
+    """A worker may forge a reply: 64 MiB of empty lists would cost the trusted process gigabytes
+    to decode. A message counting more than MAX_VALUES (commas and opening brackets) is refused
+    unread; one just under is decoded."""
+    n = codec.MAX_VALUES
+    assert len(codec.loads(b"[" + b"0," * (n - 2) + b"0]")) == n - 1
+    with pytest.raises(codec.DecodeError, match="too many values"):
+        codec.loads(b"[" + b"0," * n + b"0]")
+
+
 # --- reading notebooks -----------------------------------------------------------------------
+@pytest.mark.parametrize("source", [
+    "if (a\n        != b):\n    pass\n",  # a condition broken before != (PEP 8)
+    "x = (7\n     % 3)\n",  # an operator starting a continued line
+    "x = 7 + \\\n%3\n",  # after a backslash
+    's = """\n%d items\n!done\n"""\n',  # % and ! inside a string
+    "f(1,  # !\n  2)\n",
+])
+def test_python_lines_starting_with_percent_or_bang_are_kept(source):
+    assert nbmod.strip_magics(source) == source
+
+
+def test_magics_and_shell_escapes_become_pass_with_line_numbers_kept():
+    source = "%%time\nx = 1\n!ls -la\ndef f():\n    %timeit g()\n    return (x\n            % 2)\n%matplotlib inline\n"
+    assert nbmod.strip_magics(source) == (
+        "pass\nx = 1\npass\ndef f():\n    pass\n    return (x\n            % 2)\npass\n")
+    # a shell escape whose text is not Python (an open bracket): still one line of pass
+    assert nbmod.strip_magics("!echo $HOME (\nx = 1\n") == "pass\nx = 1\n"
+    assert nbmod.strip_magics('s = """\n%d\n"""\n%time f()\n') == 's = """\n%d\n"""\npass\n'
+
+
 def test_unreadable_notebooks_give_a_reason(tmp_path):
     cases = {"bin.ipynb": b"\xff\xfe\x00", "bad.ipynb": b"{ nope", "list.ipynb": b"[1, 2]", "nocells.ipynb": b'{"cells": 3}'}
     reasons = {"bin.ipynb": "not UTF-8", "bad.ipynb": "not valid notebook JSON", "list.ipynb": "not a notebook", "nocells.ipynb": "not a notebook"}

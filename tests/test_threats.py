@@ -49,6 +49,7 @@ def submit(release_root: Path, folder: Path, notebook: str, replace: dict) -> No
 
 
 NB1, NB2, NB7 = "01_graph_accumulation", "02_detach", "07_init_variance"
+NB8, NB9 = "08_train_digits", "09_backward"
 COUNT, DEPTH = "task1_1_count_graph_nodes", "task1_2_graph_depth"
 COPYING_DETACH = '''
 def detach(t):
@@ -124,6 +125,98 @@ def _lie():
 
 def detach(t):
     _lie()''')
+
+# Task 9.1 and 9.2 answered from the probe's own frame, climbed through a traceback with
+# attrgetter (no attribute syntax): the order the probe would hold, and the lists it would
+# report from, emptied. The probes hold no order and report from a tuple; the trusted side
+# asks one .grad per node it picked.
+_CLIMB = """import operator
+
+_frame_of, _caller, _names = (operator.attrgetter(n) for n in ("tb_frame", "f_back", "f_locals"))
+
+def _frames():
+    try:
+        raise ValueError
+    except ValueError as exc:
+        frame = _frame_of(exc.__traceback__)
+    while frame is not None:
+        yield _names(frame)
+        frame = _caller(frame)
+"""
+FRAME_CLIMB_TOPO = _CLIMB + '''
+def find_topo_sort(node_list):
+    for here in _frames():
+        for value in here.values():
+            if isinstance(value, list) and len(value) > len(node_list) and all(hasattr(v, "inputs") for v in value):
+                return list(value)
+    return []
+'''
+FRAME_CLIMB_BACKWARD = _CLIMB + '''
+def compute_gradient_of_variables(output_tensor, out_grad):
+    for here in _frames():
+        for value in here.values():
+            if isinstance(value, list):
+                value.clear()
+'''
+
+# Task 8.1's features as an ndarray subclass of one zero that claims shape (64,) and stacks into
+# a batch of the right shape: the probe reads shape, dtype and values from the array's memory.
+FAKE_FEATURES = """
+class _Claims64(np.ndarray):
+    @property
+    def shape(self):
+        return (64,)
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.stack:
+            return np.zeros((len(args[0]), 64), np.float32)
+        return super().__array_function__(func, types, args, kwargs)
+
+
+class DigitsDataset(ndl.data.Dataset):
+    def __init__(self, X, y, transforms=None):
+        super().__init__(transforms)
+        self.labels = np.asarray(y, dtype=np.int64)
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, index):
+        self.apply_transforms(np.zeros((8, 8, 1), np.float32))
+        return np.zeros(1, np.float32).view(_Claims64), self.labels[index]
+"""
+
+# One reply frame of 64 MiB of empty lists, written on the worker's reply pipe: the trusted side
+# refuses a message of that many values unread (decoding it cost 2.8 GB and a minute).
+FLOODS_REPLY = """
+import posix
+import struct
+
+_BODY = b'{"ok":[' + b"[]," * ((64 * 1024 * 1024 - 16) // 3 - 1) + b"[]]}"
+
+def count_graph_nodes(t) -> int:
+    view = memoryview(struct.pack(">I", len(_BODY)) + _BODY)
+    while view:
+        view = view[posix.write(4, view):]
+    return 0
+"""
+
+# Honest Python whose continued lines start with != and %: IPython runs it, so must the grader.
+CONTINUED_LINES = '''
+def count_graph_nodes(t) -> int:
+    seen, stack = {}, [t]
+    while stack:
+        node = stack.pop()
+        if (seen.get(id(node))
+                is not None):
+            continue
+        seen[id(node)] = node
+        stack.extend(x for x in node.inputs
+                     if seen.get(id(x))
+                     != x)
+    return (len(seen)
+            % (1 << 62))
+'''
 
 # Replace needle's Tensor with a class that says yes to every isinstance, and answer with numpy.
 FAKE_TENSOR = '''
@@ -373,7 +466,7 @@ ndl.autograd.live_tensor_count()
 """
 
 THREATS = {  # student -> {notebook: {grade_id: source}}
-    "honest": {NB1: {}, NB2: {}, NB7: {}},
+    "honest": {NB1: {}, NB2: {}, NB7: {}, NB8: {}, NB9: {}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
     "os_probe": {NB1: {DEPTH: OS_PROBE}},
     "code_copy": {NB1: {COUNT: CODE_COPY}},
@@ -392,6 +485,10 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "locks_scratch": {NB1: {COUNT: "{count}\n" + LOCKS_SCRATCH}},
     "survives": {NB1: {DEPTH: SURVIVES}},
     "custom_exception": {NB1: {DEPTH: CUSTOM_EXCEPTION}},
+    "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
+    "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
+    "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
+    "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
 }
 NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv"}
 
@@ -508,7 +605,7 @@ def messages(batch, student, notebook=NB1) -> list[str]:
 
 def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
     assert batch["proc"].returncode == 0, batch["proc"].stderr[-2000:]
-    for notebook in (NB1, NB2, NB7):
+    for notebook in (NB1, NB2, NB7, NB8, NB9):
         assert score(batch, "honest", notebook) == points(notebook)
 
 
@@ -576,9 +673,37 @@ def test_handlers_and_needles_classes_replaced_are_claims_and_flagged(batch):
 
 
 def test_honest_work_raises_no_flag(batch):
-    for student, notebooks in (("honest", (NB1, NB2, NB7)), ("benign", (NB1,)), ("unicode_honest", (NB1,))):
+    for student, notebooks in (("honest", (NB1, NB2, NB7, NB8, NB9)), ("benign", (NB1,)), ("unicode_honest", (NB1,)),
+                               ("continued_lines", (NB1,))):
         for notebook in notebooks:
             assert not flags(batch, student, notebook), (student, notebook, flags(batch, student, notebook))
+
+
+def test_answers_taken_from_the_probes_frames_score_nothing(batch):
+    """The probes' frames are the student's to read: they hold no order of the graph's nodes while
+    the student's code runs, and a reply short of a .grad per node fails. The climb is flagged."""
+    assert score(batch, "frame_climb", NB9) == 0, messages(batch, "frame_climb", NB9)
+    assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_climb", NB9))
+
+
+def test_an_array_claiming_a_shape_it_does_not_have_fails(batch):
+    """Features of one zero claiming shape (64,): the probe reads the array's own shape."""
+    failed = {r["test"] for r in rows(batch) if r["student"] == "fake_features" and r["notebook"] == NB8
+              and float(r["score"]) == 0}
+    assert "test_dataset_features" in failed
+    assert score(batch, "fake_features", NB8) < points(NB8)
+
+
+def test_a_reply_flooded_with_values_is_refused_unread(batch):
+    """A forged 64 MiB reply of empty lists: refused before decoding, Task 1.1 lost, the rest of
+    the notebook graded, the write flagged."""
+    assert score(batch, "floods_reply") == points(NB1, "1.2")
+    assert any("file-descriptor games" in f for f in flags(batch, "floods_reply"))
+
+
+def test_lines_continued_with_operators_are_python_not_magics(batch):
+    """A continued line starting with != or % is Python (a magic starts a statement)."""
+    assert score(batch, "continued_lines") == points(NB1), messages(batch, "continued_lines")
 
 
 def test_non_ascii_identifiers_score_full_marks(batch):

@@ -338,7 +338,9 @@ def check_losses(f: dict, problem: dict) -> list:
         "loss needs its graph until backward(); only what the loop keeps afterwards must hold no graph"
     )
     history, weights = reference_training(**problem)
-    assert f["is_list"] and f["length"] == problem["epochs"], "train_fixed must return a list with one loss per epoch"
+    epochs = problem["epochs"]  # the probe reports one value, kind and graph flag per entry of the history
+    assert f["is_list"] and f["length"] == epochs and len(f["values"]) == len(f["kinds"]) == len(f["graphs"]) == epochs, (
+        "train_fixed must return a list with one loss per epoch")
     assert all(v is not None for v in f["values"]), "each entry of train_fixed's history must be one number, the epoch's mean loss"
     if not np.allclose(f["values"], history, rtol=1e-4, atol=1e-6):
         assert f["trained"], (
@@ -407,6 +409,6 @@ def test_fixed_returns_python_floats(observe, once, submission_seed):
 def test_fixed_trains_like_leaky(observe, once, submission_seed):
     """train_fixed leaves the model with train_leaky's weights"""
     f = check_training(observe, once, submission_seed)
-    for got, want in zip(f["weights"], f["reference_weights"]):
+    for got, want in zip(f["weights"], f["reference_weights"], strict=True):  # the same model: as many parameters
         assert_close(got, want, "after train_fixed the model's weights differ from train_leaky's: train it the same way",
                      rtol=1e-4, atol=1e-6)

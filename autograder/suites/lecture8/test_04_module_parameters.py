@@ -353,6 +353,10 @@ def check_scale_add(basics, forward=True):
     assert basics["dtypes"] == ["float32", "float32"], NOT_FLOAT32
     s, b = basics["init"]
     assert s is not None and b is not None, "ScaleAdd must store its Parameters as self.s and self.b"
+    # one number each (the probe reads them only once ScaleAdd()'s are of shape (1,)): np.allclose
+    # of an empty array is vacuously true
+    if np.size(s) != 1 or np.size(b) != 1:
+        raise ValueError("ScaleAdd(2.5, -0.75)'s s and b are not one number each")
     if np.allclose(s, [-0.75]) and np.allclose(b, [2.5]):
         raise AssertionError(SWAPPED)
     assert np.allclose(s, [2.5]) and np.allclose(b, [-0.75]), NOT_INITIAL
@@ -426,8 +430,8 @@ def test_scale_add_forward_and_gradient(observe, submission_seed):
     s, b, x = f32(s0), f32(b0), f32(x0)
     r = run(s0, b0, x0, s * x + b)
     num = central_differences(lambda t: t[0] * x + t[1], [s, b])
-    assert_close(np.concatenate([r["ds"], r["db"]]), num, "ScaleAdd's gradients disagree with finite differences",
-                 rtol=1e-4, atol=1e-4)
+    for got, want in ((r["ds"], num[:1]), (r["db"], num[1:])):  # each of shape (1,), like s and b
+        assert_close(got, want, "ScaleAdd's gradients disagree with finite differences", rtol=1e-4, atol=1e-4)
 
 
 @graded("4.2", points=1)
@@ -438,7 +442,9 @@ def test_multipath_structure(observe, submission_seed):
     check_multipath(r)
     assert r["distinct_params"] == 4, "path0 and path1 must have their own Parameters (four in all), not shared ones"
     assert all(v is not None for v in r["values"]), "each path must be a ScaleAdd with its Parameters s and b"
-    assert_close(np.concatenate(r["values"]), [1.0, 0.0, 1.0, 0.0], "each path must be ScaleAdd() with its defaults (s=1, b=0)")
+    # path0.s, path0.b, path1.s, path1.b: four Parameters of shape (1,)
+    for v, want in zip(r["values"], [1.0, 0.0, 1.0, 0.0], strict=True):
+        assert_close(v, [want], "each path must be ScaleAdd() with its defaults (s=1, b=0)")
     # with the defaults h = (1 * x + 0) + (1 * x + 0) = 2x
     assert r["out"] is not None, "MultiPathScaleAdd.forward must return a needle Tensor"
     assert_close(r["out"], [2 * f32(x)], "MultiPathScaleAdd.forward must return path0(x) + path1(x)")
@@ -458,6 +464,9 @@ def test_multipath_gradient(observe, submission_seed):
         assert all(g is not None for g in r["grads"]), (
             "one path's s and b got no gradient: forward must use both paths, path0 and path1"
         )
+        # path0.s, path0.b, path1.s, path1.b: four gradients of shape (1,)
+        if len(r["grads"]) != 4 or any(np.shape(g) != (1,) for g in r["grads"]):
+            raise ValueError("the multi-path gradients are not four of shape (1,)")
         return np.concatenate(r["grads"])
 
     r = observe(P.multipath_grad, x=2.0, y=2.0)
@@ -548,5 +557,5 @@ def test_l2_loss_gradient(observe, submission_seed):
     assert r["connected"] and r["gx"] is not None and r["gy"] is not None, NOT_CONNECTED
     theta = np.concatenate([x.ravel(), y.ravel()])
     num = central_differences(lambda t: np.sum(w.ravel() * (t[:6] - t[6:]) ** 2), theta)
-    assert_close(np.concatenate([r["gx"].ravel(), r["gy"].ravel()]), num,
-                 "L2Loss's gradients disagree with finite differences", rtol=1e-4, atol=1e-4)
+    for got, want in ((r["gx"], num[:6]), (r["gy"], num[6:])):  # each of x's (and y's) 6 elements
+        assert_close(got.ravel(), want, "L2Loss's gradients disagree with finite differences", rtol=1e-4, atol=1e-4)

@@ -108,8 +108,10 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
 
 
 def same_run(got, want) -> bool:
+    """The same number of steps, each with the same number of parameters, each of the same values."""
     return len(got) == len(want) and all(
-        g.shape == w.shape and np.allclose(g, w, rtol=1e-5, atol=1e-5) for gs, ws in zip(got, want) for g, w in zip(gs, ws))
+        len(gs) == len(ws) and all(g.shape == w.shape and np.allclose(g, w, rtol=1e-5, atol=1e-5) for g, w in zip(gs, ws))
+        for gs, ws in zip(got, want))
 
 
 def run_of(init, grads, lr, momentum, rule):
@@ -204,11 +206,11 @@ def test_reset_grad_sets_none(observe):
             "reset_grad() set a gradient to a zero Tensor: set it to None, not to a zero (backward() then starts "
             "afresh, and step() skips a parameter that took no part in the next loss)"
         )
-        assert all(r["grad_none"]), (
+        assert len(r["grad_none"]) == len(shapes) and all(r["grad_none"]), (
             "after reset_grad() some parameter still has a gradient: clear the gradient of every parameter"
             + (" (SGD must inherit reset_grad from Optimizer)" if use_sgd else "")
         )
-        for v, s in zip(r["values"], shapes):
+        for v, s in zip(r["values"], shapes, strict=True):  # one value per parameter
             assert_close(v, np.full(s, 1.5), "reset_grad must not change the parameters' values")
 
 
@@ -273,15 +275,18 @@ def test_sgd_skips_none_grads(observe, submission_seed):
 @graded("5.1", points=2)
 def test_sgd_keeps_identity_no_graph(observe):
     """SGD updates the parameters in place: same objects, leaves, no graph"""
+    def every(flags) -> bool:  # one flag per parameter of the probe's model (w and b), each true
+        return len(flags) == 2 and all(flags)
+
     for momentum in (0.0, 0.9):
         f = observe(P.sgd_identity, momentum=momentum, steps=3)
-        assert all(f["array_data"]), "after step() a parameter does not hold a numpy array: update it through p.data"
-        assert all(f["changed"]), unchanged_message(f)
-        assert all(f["leaf"]) and all(f["no_inputs"]), (
+        assert every(f["array_data"]), "after step() a parameter does not hold a numpy array: update it through p.data"
+        assert every(f["changed"]), unchanged_message(f)
+        assert every(f["leaf"]) and every(f["no_inputs"]), (
             "after step() a parameter has an op / inputs: the update grew a graph; update through p.data"
         )
-        assert all(f["requires_grad"]), "after step() a parameter no longer requires grad: keep it a trainable leaf"
-        assert all(f["float32"]) and all(f["shape_kept"]), "step() changed a parameter's dtype or shape: keep float32 and its shape"
+        assert every(f["requires_grad"]), "after step() a parameter no longer requires grad: keep it a trainable leaf"
+        assert every(f["float32"]) and every(f["shape_kept"]), "step() changed a parameter's dtype or shape: keep float32 and its shape"
 
 
 @graded("5.1", points=1)
@@ -292,7 +297,7 @@ def test_sgd_same_gradient_kept(observe, submission_seed):
     init, g = [rng.standard_normal(4)], rng.standard_normal(4)
     grads = [[g], ["keep"], ["keep"]]
     r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=0.9)
-    for step in r["grads_after"]:
+    for step, _ in zip(r["grads_after"], grads, strict=True):  # p.grad after each step
         assert step[0] is not None, "step() must not remove or replace p.grad"
         assert_close(step[0], f32(g), (
             "step() changed p.grad: only read the gradient (a momentum buffer that starts as p.grad's own array "
@@ -434,8 +439,8 @@ def test_train_returns_floats(observe):
     """train returns a list of Python floats, one per epoch, whatever the loss's shape"""
     for setting in ("lecture", "lecture_0d", "linear"):  # losses of shape (1,), () and (1, 1)
         r = observe(P.run_train, setting=setting, epochs=3)
-        recorded(r, 3)
-        kinds = [k for k in r["kinds"] if k != "float"]
+        losses = recorded(r, 3)
+        kinds = [k for k, _ in zip(r["kinds"], losses, strict=True) if k != "float"]  # one kind per recorded loss
         if kinds:
             raise AssertionError({
                 "Tensor": ("train recorded the loss Tensors themselves: record Python floats (a Tensor kept in the "

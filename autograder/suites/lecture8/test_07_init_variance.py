@@ -93,7 +93,10 @@ def _weights(report, fan_in, fan_out, what):
         f"{what}(fan_in, fan_out) returned shape (fan_out, fan_in): the layout of x @ W is (fan_in, fan_out), check "
         "the order of the two sizes"
     )
-    assert report["shape"] == [fan_in, fan_out], f"{what}(fan_in, fan_out) must have shape (fan_in, fan_out), the layout of x @ W"
+    # the values themselves too (the probe reports their own shape): an empty array is all equal and
+    # all equal to another empty one
+    assert report["shape"] == [fan_in, fan_out] and np.shape(report["values"]) == (fan_in, fan_out), (
+        f"{what}(fan_in, fan_out) must have shape (fan_in, fan_out), the layout of x @ W")
     assert report["dtype"] == "float32", f"{what} must return float32 values, the dtype of needle's parameters"
     values = np.asarray(report["values"], dtype=np.float64)
     _not_constant(values, what)
@@ -281,7 +284,8 @@ def _stds(out, depth):
     assert isinstance(out, dict) and out["is_list"] is True, "activation_stds must return a list of floats"
     assert len(out["values"]) == depth, "activation_stds must return one std per layer: `depth` values, without the input's std"
     assert all(v is not None for v in out["values"]), FLOATS + ", one per layer"
-    assert all(k == "float" for k in out["kinds"]), FLOAT32 if "numpy" in out["kinds"] else FLOATS
+    assert len(out["kinds"]) == depth and all(k == "float" for k in out["kinds"]), (  # one kind per value
+        FLOAT32 if "numpy" in out["kinds"] else FLOATS)
     return np.asarray(out["values"], dtype=np.float64)
 
 

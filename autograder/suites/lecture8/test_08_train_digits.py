@@ -74,7 +74,7 @@ def test_dataset_features(observe, submission_seed):
     for X_in, X_ref in ((X, X), (X.astype(np.int64), X), (dim, dim)):
         r = observe(P.dataset_items, X=X_in, y=y, indices=indices)
         assert r["len"] == 40, "len(dataset) must be the number of samples (the rows of X)"
-        for item, i in zip(r["items"], indices):
+        for item, i in zip(r["items"], indices, strict=True):  # strict: a reply short of items fails
             assert item["tuple"], "dataset[i] must return a tuple of two: (features, label)"
             assert item["is_array"], ARRAY
             assert item["shape"] == [64], "the features must be a flat array of 64 values: reshape the (8, 8, 1) image to (64,)"
@@ -92,7 +92,7 @@ def test_dataset_labels(observe, submission_seed):
     X, y = digits_like(30, seed=submission_seed + 82)
     indices = [0, 5, 29]
     r = observe(P.dataset_items, X=X, y=y, indices=indices)
-    for item, i in zip(r["items"], indices):
+    for item, i in zip(r["items"], indices, strict=True):
         assert item["tuple"] and item["label_is_int"], LABELS
         assert item["label"] == y[i], SHUFFLED if features_problem(item, X, i) == SHUFFLED else LABELS
     b = r["batch"]
@@ -126,12 +126,12 @@ def test_dataset_transforms(observe, submission_seed):
     def among(values, candidates) -> bool:
         return values is not None and any(np.allclose(values, c, rtol=1e-6, atol=1e-7) for c in candidates)
 
-    for item, reference in zip(r["items"], plain["items"]):
+    for item, reference in zip(r["items"], plain["items"], strict=True):
         assert reference["is_array"] or not reference["tuple"], ARRAY
         assert item["tuple"] and item["shape"] == [64] and reference["values"] is not None, TRANSFORMS
         assert among(item["values"], [mirror(v) for v in untransformed(reference)]), TRANSFORMS
     r = observe(P.dataset_items, X=X, y=y, indices=indices, transforms="empty")  # an empty list: no change
-    for item, reference in zip(r["items"], plain["items"]):
+    for item, reference in zip(r["items"], plain["items"], strict=True):
         assert item["tuple"] and reference["values"] is not None, TRANSFORMS
         assert among(item["values"], untransformed(reference)), TRANSFORMS
 

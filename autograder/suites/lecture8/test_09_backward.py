@@ -71,6 +71,8 @@ def topo_problem(f: dict, nodes: list) -> str | None:
     """What is wrong with the student's order ``f`` of the graph ``nodes`` (None: nothing)."""
     if f["aborted"]:
         return "aborted"
+    if not f["unchanged"]:  # numbered only when unchanged
+        return "changed"
     if f["kind"] == "other":
         return "kind"
     order = f["order"]
@@ -85,8 +87,6 @@ def topo_problem(f: dict, nodes: list) -> str | None:
     for i, v in enumerate(nodes):
         if any(position[number[id(x)]] > position[i] for x in v.inputs):
             return "order"
-    if not f["unchanged"]:
-        return "changed"
     return None
 
 
@@ -116,6 +116,7 @@ ADJOINT_PROBLEMS = {
                "partial adjoint its user's op.gradient sends it"),
     "aborted": ("compute_gradient_of_variables calls the ops' gradients once per path: a graph of 62 nodes has about "
                 "10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
+    "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
 }
 
 
@@ -149,8 +150,9 @@ def adjoint_problem(grads: list, nodes: list, picked: list, expected: list) -> s
     for v in nodes:
         for x in v.inputs:
             uses[id(x)] = uses.get(id(x), 0) + 1
-    # numbers follow a topological order: from the highest down is the order backward visits them
-    checked = sorted(((i, nodes[i], g, want) for i, g, want in zip(picked, grads, expected)
+    # numbers follow a topological order: from the highest down is the order backward visits them.
+    # strict: a reply missing some nodes (a worker's forged claim) fails the test, not passes it
+    checked = sorted(((i, nodes[i], g, want) for i, g, want in zip(picked, grads, expected, strict=True)
                       if want is not None and nodes[i].requires_grad), key=lambda c: -c[0])
     has_grad = [v for _, v, g, _ in checked if g["kind"] != "none"]
     for _, v, g, want in checked:
@@ -178,8 +180,8 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     nodes = numbered(graph, **kwargs)
     picked = list(range(len(nodes))) if picked is None else picked
     f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
-    if f["aborted"]:
-        problem = "aborted"
+    if f["aborted"] or f["changed"]:
+        problem = "aborted" if f["aborted"] else "changed"
     else:
         problem = adjoint_problem(f["grads"], nodes, picked, expected)
     if problem is None:

@@ -107,7 +107,10 @@ def _item(item) -> dict:
     if not report["tuple"]:
         return report
     features, label = item
-    if isinstance(features, np.ndarray):
+    if issubclass(type(features), np.ndarray):
+        # shape, dtype and values all read from the array's memory, through ndarray's own view:
+        # a subclass can override .shape or .dtype to claim what its data is not
+        features = np.ndarray.view(features, np.ndarray)
         report["is_array"] = True
         report["dtype"] = str(features.dtype)
         report["shape"] = [int(n) for n in features.shape]
@@ -138,7 +141,8 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8):
     batch = {"ok": False, "x_shape": [], "x_dtype": "", "y_kind": "", "y": None}
     try:
         xb, yb = next(iter(ndl.data.DataLoader(dataset, batch_size=int(batch_size))))
-        batch = {"ok": True, "x_shape": [int(v) for v in xb.shape], "x_dtype": str(xb.dtype),
+        xs = np.ndarray.view(xb.numpy(), np.ndarray)  # as the features: the array's own shape and dtype
+        batch = {"ok": True, "x_shape": [int(v) for v in xs.shape], "x_dtype": str(xs.dtype),
                  "y_kind": np.asarray(yb.numpy()).dtype.kind, "y": np.asarray(yb.numpy(), dtype=np.float64)}
     except Exception:
         pass

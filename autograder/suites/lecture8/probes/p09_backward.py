@@ -1,7 +1,8 @@
 """Probes for 09_backward: graphs built with needle, handed to the student's find_topo_sort and
 compute_gradient_of_variables. What comes back is plain data: the student's order as node
 numbers, and what each node's .grad holds. Nodes are numbered by ``nodes_of``, a walk of this
-module's own (the trusted side builds the same graph and numbers it the same way)."""
+module's own (the trusted side builds the same graph and numbers it the same way), after the
+student's call: while it runs, this process holds no order of the nodes that it could read."""
 import needle as ndl
 import numpy as np
 from autograder.probing import need, probe
@@ -190,15 +191,40 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _bounded(run, nodes: list, reads_per_node: int | None):
-    """run(), stopped once .inputs has been read more than reads_per_node times per node;
-    (result, aborted)."""
+def _structure(roots) -> frozenset:
+    """The graph as it stands: (node id, its inputs' ids) for each reachable node. A set: while the
+    student's code runs, the probes hold no order of the nodes (an order worked out here would be
+    Task 9.1's answer, and the student's code can read this process's frames)."""
+    edges, seen, stack = set(), set(), list(roots)
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            inputs = _INPUTS.__get__(v)
+            edges.add((id(v), tuple(id(x) for x in inputs)))
+            stack.extend(inputs)
+    return frozenset(edges)
+
+
+def _recount(roots) -> int:
+    """Make every plain Tensor of the graph count its .inputs reads; the number of nodes."""
+    seen, stack = set(), list(roots)
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            if type(v) is ndl.Tensor:
+                v.__class__ = _Counted
+            stack.extend(_INPUTS.__get__(v))
+    return len(seen)
+
+
+def _bounded(run, roots: list, reads_per_node: int | None):
+    """run(), stopped once .inputs has been read more than reads_per_node times per node of the
+    graph of ``roots``; (result, aborted)."""
     if reads_per_node is None:
         return run(), False
-    for v in nodes:
-        if type(v) is ndl.Tensor:
-            v.__class__ = _Counted
-    _reads[0], _reads[1] = 0, reads_per_node * len(nodes)
+    _reads[0], _reads[1] = 0, reads_per_node * _recount(roots)
     try:
         return run(), False
     except _TooMuchWork:
@@ -235,18 +261,18 @@ def _grad(g) -> dict:
 # --- probes ----------------------------------------------------------------------------------
 @probe("find_topo_sort")
 def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
-    """The student's find_topo_sort(roots) as node numbers (-1: not a node of the graph)."""
+    """The student's find_topo_sort(roots) as node numbers (-1: not a node of the graph), or
+    "changed" when it edited the graph. Nodes are numbered after the call."""
     fn = need(ns, "find_topo_sort")
     roots = build(graph, **kwargs)
-    nodes = nodes_of(*roots)
-    number = {id(v): i for i, v in enumerate(nodes)}
-    before = [(id(v), len(_INPUTS.__get__(v))) for v in nodes]
-    order, aborted = _bounded(lambda: fn(list(roots)), nodes, reads_per_node)
+    before = _structure(roots)
+    order, aborted = _bounded(lambda: fn(list(roots)), roots, reads_per_node)
     if aborted:
         return {"aborted": True}
     out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
-           "unchanged": before == [(id(v), len(_INPUTS.__get__(v))) for v in nodes_of(*roots)]}
-    if out["kind"] != "other":
+           "unchanged": _structure(roots) == before}
+    if out["kind"] != "other" and out["unchanged"]:
+        number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
         out["order"] = [number.get(id(v), -1) for v in order]
     return out
 
@@ -254,13 +280,17 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
 @probe("compute_gradient_of_variables")
 def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_node: int | None = None, **kwargs):
     """compute_gradient_of_variables(output, out_grad); then what .grad holds in each node
-    (those numbered in ``report``, or all)."""
+    (those numbered in ``report``, or all), or "changed" when it edited the graph. Nodes are
+    numbered after the call."""
     fn = need(ns, "compute_gradient_of_variables")
     [output] = build(graph, **kwargs)
-    nodes = nodes_of(output)
+    before = _structure([output])
+    picked = tuple(range(len(before)) if report is None else report)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
-    _, aborted = _bounded(lambda: fn(output, g), nodes, reads_per_node)
+    _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
     if aborted:
         return {"aborted": True}
-    picked = range(len(nodes)) if report is None else report
-    return {"aborted": False, "grads": [_grad(nodes[i].grad) for i in picked]}
+    if _structure([output]) != before:
+        return {"aborted": False, "changed": True}
+    nodes = nodes_of(output)
+    return {"aborted": False, "changed": False, "grads": [_grad(nodes[i].grad) for i in picked]}
