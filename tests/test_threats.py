@@ -68,6 +68,7 @@ def _opened():
     tries.append(lambda: os.fork())
     tries.append(lambda: __import__("socket").socket())
     tries.append(lambda: open("/proc/self/mem", "rb"))
+    tries.append(lambda: open("/proc/self/clear_refs", "w").write("5"))  # would reset the peak memory the grader reads
     tries.append(lambda: open(SOLUTIONS, "rb"))
     tries.append(lambda: open(NEEDLE_SOURCE, "rb"))
     tries.append(lambda: os.kill(os.getppid(), 0) if os.getppid() > 1 else None)
