@@ -113,6 +113,12 @@ def grade(course: Course, args) -> int:
     if gradebook is not None and not gradebook.is_file():
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist "
                      "(to regrade one student of a course root: grade ROOT --student NAME --gradebook)")
+    if gradebook is not None:
+        from .gradebook import check_assignment
+        try:
+            check_assignment(gradebook, assignment.name)
+        except GradebookProblem as exc:
+            return _fail(str(exc))
     deadline = _deadline(args, assignment.name, gradebook)
     # A terminated grader (a CI timeout, kill) stops its workers and removes their files as on
     # any exit; the results already graded stay in .state for the next run.

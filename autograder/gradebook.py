@@ -37,6 +37,23 @@ def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult
         return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due)
 
 
+def check_assignment(db_path: Path, assignment: str) -> None:
+    """Raise GradebookProblem unless ``assignment`` is in the gradebook: checked before grading,
+    so that a class is not graded for scores that cannot be written."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
+        try:
+            gb.find_assignment(assignment)
+        except MissingEntry:
+            raise GradebookProblem(_not_in(db_path, assignment)) from None
+
+
+def _not_in(db_path: Path, assignment: str) -> str:
+    return (f"assignment {assignment!r} is not in {db_path}: run nbgrader generate_assignment {assignment} "
+            "(make release) first")
+
+
 def due_date(db_path: Path, assignment: str) -> dt.datetime | None:
     """The assignment's due date in the gradebook (UTC), None when it has none."""
     from nbgrader.api import Gradebook, MissingEntry
@@ -66,7 +83,7 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
         try:
             record = gb.find_assignment(assignment)
         except MissingEntry:
-            raise GradebookProblem(f"assignment {assignment!r} is not in {db_path}: run nbgrader generate_assignment first") from None
+            raise GradebookProblem(_not_in(db_path, assignment)) from None
         if due is not None:
             record.duedate = _naive_utc(due)
         for r in results:

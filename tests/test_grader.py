@@ -223,6 +223,21 @@ def test_bad_arguments_exit_2_with_a_clear_message(args, message, tmp_path, cour
     assert message in proc.stderr, proc.stderr
 
 
+def test_gradebook_without_the_assignment_is_refused_before_grading(course, tmp_path):
+    """--gradebook on a root whose gradebook.db lacks the assignment (make release skipped): exit 2
+    at once, naming the fix, rather than after grading a class for scores it cannot write."""
+    root, _ = course
+    bare = tmp_path / "bare"
+    shutil.copytree(root / "submitted" / "solved", bare / "submitted" / "solved")
+    make_db = f"from nbgrader.api import Gradebook; Gradebook('sqlite:///{bare / 'gradebook.db'}').close()"
+    subprocess.run([sys.executable, "-c", make_db], check=True, env=venv_env())  # nbgrader runs alembic from the venv
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(bare), "--out", str(tmp_path / "o"), "--gradebook"],
+                          capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 2, proc.stderr
+    assert "'lecture8' is not in" in proc.stderr and "nbgrader generate_assignment lecture8" in proc.stderr, proc.stderr
+    assert not (tmp_path / "o" / "grades.csv").exists()
+
+
 def test_unreadable_notebook_scores_zero_and_the_batch_goes_on(course, tmp_path):
     root, _ = course
     folder = tmp_path / "bob" / ASSIGNMENT
