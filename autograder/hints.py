@@ -6,7 +6,9 @@ the line from the cells it ran, which were read from the submitted file, and let
 """
 from __future__ import annotations
 
-from needle.hints import classify, message  # noqa: F401  (the worker imports classify from here)
+import re
+
+from needle.hints import CAUSES, classify, message  # noqa: F401  (the worker imports classify from here)
 
 
 def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None) -> str:
@@ -19,4 +21,26 @@ def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | N
             and 0 <= where[0] < len(cells)):
         lines = cells[where[0]].splitlines()
         line_no = where[1] if 1 <= where[1] <= len(lines) else 0
-    return message(exc_name, info if isinstance(info, dict) else {}, lines, line_no, op_names)
+    text = message(exc_name, info if isinstance(info, dict) else {}, lines, line_no, op_names)
+    name = info.get("detail") if isinstance(info, dict) and info.get("cause") == "name_not_defined" else None
+    if isinstance(name, str) and name.isidentifier() and _set_by_a_line_not_run(name, cells):
+        text = text.replace(CAUSES["name_not_defined"].format(detail=f" (`{name}`)"), (
+            f"`{name}` is set in a cell you added, by a line that calls something: of the cells you add, the grader "
+            "runs only the definitions (def, class, import, assignments that call nothing); set it in your task's "
+            "cell instead"))
+    if where is None and isinstance(info, dict) and "where" in info and info.get("cause") != "not_implemented":
+        # The worker compiles every cell as "<cell N>", so classify finding no such frame means no
+        # line of the student's was running: needle or the grader raised it on something their
+        # code had returned or stored (a forward's output of the wrong shape, ...).
+        raised = f"your code raised {exc_name or 'an exception'}"
+        if text.startswith(raised):
+            text = raised + " (while no line of yours was running: on something your code returned or stored)" + text[len(raised):]
+    return text
+
+
+def _set_by_a_line_not_run(name: str, cells: list[str]) -> bool:
+    """Does a line of an added cell that the grader did not run (notebook.NOT_RUN) assign ``name``?"""
+    from .notebook import NOT_RUN
+
+    assigns = re.compile(rf"{re.escape(NOT_RUN)}\s*{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
+    return any(assigns.match(line) for cell in cells for line in cell.splitlines())

@@ -11,8 +11,8 @@ A cell the student added (a code cell of neither the instructor's notebook nor n
 too, right after the solution cell it follows in the student's notebook, as in their kernel:
 a task written in a new cell below its stub replaces the stub there as well. Only its
 definitions run (def, class, import, and assignments that call nothing): statements that call
-things (demos, plots, training runs) are blanked, line numbers kept, so the student's own line
-numbers still hold.
+things (demos, plots, training runs) become comments, line numbers kept, so the student's own line
+numbers still hold (and a name such a line would have set gets a hint that says so).
 
 Submissions are untrusted files: a symlink, a FIFO, a device or an oversized file is refused
 without being read, and no value from the file is repeated in an error message.
@@ -216,9 +216,13 @@ def _defines(statement: ast.stmt) -> bool:
     return False
 
 
+NOT_RUN = "#(not run) "  # what a line of an added cell that is not run starts with (its text kept for hints)
+
+
 def definitions_only(source: str) -> str:
-    """``source`` with every top-level statement that is not a definition blanked (same line
-    numbers); "" when nothing in it defines anything (or it is not Python)."""
+    """``source`` with every top-level statement that is not a definition turned into a comment
+    starting with NOT_RUN (same line numbers); "" when nothing in it defines anything (or it is
+    not Python)."""
 
     try:
         tree = ast.parse(strip_magics(source))
@@ -232,7 +236,7 @@ def definitions_only(source: str) -> str:
     keep -= drop  # a line shared with a call (``import x; x.run()``) is not run
     if not keep:
         return ""
-    return "".join(line if n in keep else ("\n" if line.endswith("\n") else "") for n, line in enumerate(lines, 1))
+    return "".join(line if n in keep or not line.strip() else NOT_RUN + line for n, line in enumerate(lines, 1))
 
 
 def _is_added(cell: dict, instructor_ids: set, instructor_sources: set) -> bool:

@@ -12,7 +12,7 @@ student code reaches a report: ``classify(exc)`` runs where the exception happen
 to plain data (a cause, a detail, the innermost frame in a notebook cell); ``message(...)`` builds
 the text from the cell's lines as read from the notebook file, showing a detail only when it is
 one of a fixed set of names or appears in that very line. The vocabulary is small and bounded
-(about four bits a test), so raising chosen exceptions tells a grader's hidden inputs little.
+(about five bits a test), so raising chosen exceptions tells a grader's hidden inputs little.
 """
 from __future__ import annotations
 
@@ -22,14 +22,24 @@ import re
 CAUSES = {
     "none_attribute": "an attribute of None: {detail} is None here (a function that returned nothing, a leaf's .op, or a .grad before backward)",
     "missing_attribute": "an attribute that this object does not have{detail}",
+    "module_attribute": "an attribute that this module does not have{detail}: check its spelling",
     "name_not_defined": "a name not defined in this notebook{detail} (run the cell that defines it, or check its spelling)",
     "shape_mismatch": "a shape mismatch in {detail}: print the shapes going in (needle never broadcasts implicitly: reshape or broadcast_to first)",
+    "numpy_shape": "a shape mismatch in {detail}: print the shapes going in (numpy lines up axes from the end; each pair must be equal or 1)",
+    "matmul_shape": "a matrix product of mismatched shapes in {detail}: the last axis of the left operand must equal the second-to-last axis of the right (print the shapes: is one transposed, or are they swapped?)",
+    "reshape_size": "a reshape into a shape with another number of elements in {detail}: print the shape going in and the one asked for",
+    "broadcast_shape": "a broadcast to a shape this tensor cannot reach in {detail}: each axis must match or be 1 and new axes go in front (reshape first, a reduced axis back as size 1)",
     "dtype_mismatch": "a dtype mismatch in {detail}: needle does not promote dtypes; make both float32",
     "scalar_dtype": "a scalar that would change the tensor's dtype in {detail}",
+    "tensor_truth": "a Tensor used as a condition (if, not, and, or, while): its truth value is ambiguous; to check for a missing value test `is None` (or `is not None`)",
+    "array_truth": "an array used as a condition (if, not, and, or, while): its truth value is ambiguous; use .any() or .all(), or test `is None` for a missing value",
     "type_mix": "an operation on two types that do not go together{detail}",
     "numpy_scalar": "a numpy scalar where a Python float or int is needed (float(...) converts it)",
     "float_index": "a float where an integer is needed (an index, a size or a count: use // or int(...))",
     "none_used": "None used as a value (a function that forgot its return statement?)",
+    "none_operand": "None as an operand{detail}",
+    "not_iterable": "iterating over {detail} (a for loop, zip or unpacking), which cannot be iterated",
+    "not_subscriptable": "indexing {detail}, which cannot be indexed",
     "not_callable": "calling something that is not a function{detail}",
     "arguments": "a call with the wrong number or names of arguments",
     "unhashable": "an unhashable object as a dict key or in a set{detail}: key by id(...)",
@@ -49,6 +59,14 @@ KNOWN_TYPES = frozenset({
     "bool", "str", "NoneType", "float32", "float64", "int64", "int32", "function", "method", "generator",
     "module", "range", "map", "zip", "builtin_function_or_method",
 })
+# Modules whose names may be repeated back (another module is "this module" unless its name is in the line).
+KNOWN_MODULES = frozenset({
+    "numpy", "numpy.random", "numpy.linalg", "needle", "needle.ops", "needle.init", "needle.nn", "needle.optim",
+    "needle.data", "needle.autograd", "math", "random", "itertools", "functools", "collections",
+})
+# Operator symbols of Python's "unsupported operand type(s) for ...": may be repeated back when in the line.
+OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**", "@", "+=", "-=", "*=", "/=", "//=", "@=", "**=", "%=",
+                       "<", ">", "<=", ">=", "&", "|", "^", "<<", ">>", "divmod()", "pow()"})
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,40}\Z")
 _CELL = re.compile(r"<cell (\d+)>\Z")
 
@@ -77,23 +95,21 @@ def classify(exc: BaseException) -> dict:
     elif isinstance(exc, ZeroDivisionError):
         cause = "zero_division"
     elif isinstance(exc, AttributeError):
-        m = re.match(r"'(\w+)' object has no attribute '(\w+)'", text)
+        m = re.match(r"'(\w+)' object has no attribute '(\w+)'|type object '(\w+)' has no attribute '(\w+)'", text)
+        module = re.match(r"module '([\w.]+)' has no attribute '(\w+)'", text)
         if m and m.group(1) == "NoneType":
             cause, detail = "none_attribute", m.group(2)
         elif m:
-            cause, detail = "missing_attribute", f"{m.group(1)}.{m.group(2)}"
+            cause, detail = "missing_attribute", f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}"
+        elif module:
+            cause, detail = "module_attribute", f"{module.group(1)}:{module.group(2)}"
     elif isinstance(exc, NameError):
         m = re.match(r"(?:name|free variable|cannot access free variable) '(\w+)'", text)
         cause, detail = "name_not_defined", m.group(1) if m else ""
     elif isinstance(exc, TypeError):
         cause, detail = _type_error(text)
     elif isinstance(exc, ValueError):
-        m = re.match(r"(\w+): (shapes|dtypes|the scalar) ", text)
-        if m:
-            cause = {"shapes": "shape_mismatch", "dtypes": "dtype_mismatch", "the scalar": "scalar_dtype"}[m.group(2)]
-            detail = m.group(1)
-        elif "could not be broadcast" in text or "shapes" in text and "not aligned" in text or "cannot reshape" in text:
-            cause, detail = "shape_mismatch", "numpy"
+        cause, detail = _value_error(text)
     elif isinstance(exc, IndexError):
         cause = "index"
     elif isinstance(exc, KeyError):
@@ -103,19 +119,67 @@ def classify(exc: BaseException) -> dict:
     return {"cause": cause, "detail": detail[:80], "where": _where(exc)}
 
 
+def _value_error(text: str) -> tuple[str, str]:
+    """needle's own ValueErrors start with the op's name ("add: shapes (2,) and (3,) differ"):
+    only those are needle refusing to broadcast; numpy's broadcast by its own rules."""
+    m = re.match(r"(\w+): shapes .* are not aligned", text)
+    if m:
+        return "matmul_shape", m.group(1)  # needle's matmul: inner dimensions differ
+    m = re.match(r"(\w+): (shapes|dtypes|the scalar) ", text)
+    if m:
+        return {"shapes": "shape_mismatch", "dtypes": "dtype_mismatch", "the scalar": "scalar_dtype"}[m.group(2)], m.group(1)
+    m = re.match(r"(\w+): cannot reshape ", text)
+    if m:
+        return "reshape_size", m.group(1)
+    m = re.match(r"(\w+): cannot broadcast ", text)
+    if m:
+        return "broadcast_shape", m.group(1)
+    if "truth value of an array" in text:
+        return "array_truth", ""
+    if "not aligned" in text or "mismatch in its core dimension" in text:
+        return "matmul_shape", "numpy"  # np.dot / np.matmul / @ on arrays
+    if "cannot reshape" in text:
+        return "reshape_size", "numpy"
+    if "could not be broadcast" in text:
+        return "numpy_shape", "numpy"
+    return "other", ""
+
+
 def _type_error(text: str) -> tuple[str, str]:
+    if "truth value of a needle.Tensor" in text:
+        return "tensor_truth", ""
     if "numpy.float" in text or "numpy.int" in text or "np.float" in text:
         return "numpy_scalar", ""
     if re.search(r"'float' object cannot be interpreted as an integer|indices must be integers|integer argument expected, got float", text):
         return "float_index", ""
-    m = re.match(r"unsupported operand type\(s\) for .+: '(\w+)' and '(\w+)'", text)
+    m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text)
     if m:
-        return ("none_used", "") if "NoneType" in m.groups() else ("type_mix", f"{m.group(1)},{m.group(2)}")
+        if "NoneType" in m.groups()[1:]:
+            return "none_operand", m.group(1)
+        return "type_mix", f"{m.group(2)},{m.group(3)}"
+    m = re.match(r"bad operand type for unary (\S+): '(\w+)'", text)
+    if m and m.group(2) == "NoneType":
+        return "none_operand", m.group(1)
+    m = re.match(r"(?:Tensor (\S+)|\w+): expected .*scalar.*, got (\w+)", text)  # needle's ScalarError
+    if m and m.group(2) == "NoneType":
+        return "none_operand", m.group(1) or ""
+    if m and m.group(1):  # `tensor (op) other`: other is neither a Tensor nor a scalar
+        return "type_mix", f"Tensor,{m.group(2)}"
+    m = re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    if m:
+        if "NoneType" in m.groups()[1:]:
+            return "none_operand", m.group(1)
+        return "type_mix", f"{m.group(2)},{m.group(3)}"
     m = re.match(r"'(\w+)' object is not (callable|subscriptable|iterable)", text)
     if m:
-        if m.group(1) == "NoneType":
-            return "none_used", ""
-        return ("not_callable", m.group(1)) if m.group(2) == "callable" else ("type_mix", m.group(1))
+        kind = {"callable": "not_callable", "subscriptable": "not_subscriptable", "iterable": "not_iterable"}[m.group(2)]
+        return kind, m.group(1)
+    m = re.match(r"cannot unpack non-iterable (\w+) object", text)
+    if m:
+        return "not_iterable", m.group(1)
+    m = re.search(r"argument after \* must be an iterable, not (\w+)|zip\(\) argument #\d+ must support iteration", text)
+    if m:
+        return "not_iterable", m.group(1) or ""
     m = re.match(r"unhashable type: '(\w+)'", text)
     if m:
         return "unhashable", m.group(1)
@@ -134,15 +198,58 @@ def _checked_detail(cause: str, detail: str, line: str, op_names: frozenset) -> 
     if cause == "missing_attribute":
         owner, _, attr = detail.partition(".")
         if _IDENTIFIER.match(attr) and re.search(rf"\.{re.escape(attr)}\b", line):
-            return f" (`.{attr}` of {'a ' + owner if owner in KNOWN_TYPES else 'an object'})"
+            return f" (`.{attr}` of {_article(owner) if owner in KNOWN_TYPES else 'an object'})"
         return ""
-    if cause in ("shape_mismatch", "dtype_mismatch", "scalar_dtype"):
+    if cause == "module_attribute":
+        module, _, attr = detail.partition(":")
+        if not (_IDENTIFIER.match(attr) and re.search(rf"\.{re.escape(attr)}\b", line)):
+            return ""
+        if module in KNOWN_MODULES or _IDENTIFIER.match(module) and re.search(rf"\b{re.escape(module)}\b", line):
+            return f" ({module} has no attribute `{attr}`)"
+        return f" (it has no attribute `{attr}`)"
+    if cause in ("shape_mismatch", "dtype_mismatch", "scalar_dtype", "numpy_shape", "matmul_shape", "reshape_size",
+                 "broadcast_shape"):
         return "a numpy operation" if detail == "numpy" else f"needle's `{detail}`" if detail in op_names else "a needle op"
+    if cause == "none_operand":
+        return f" of `{detail}`" if detail in OPERATORS and detail.rstrip("()") in line else ""
+    if cause in ("not_iterable", "not_subscriptable"):
+        return _article(detail) if detail in KNOWN_TYPES else ""
     if cause in ("type_mix", "not_callable", "unhashable"):
         names = detail.split(",")
         if all(n in KNOWN_TYPES for n in names):
-            return " (" + " and ".join(f"a {n}" for n in names) + ")"
+            return " (" + " and ".join(_article(n) for n in names) + ")"
         return ""
+    return ""
+
+
+def _article(type_name: str) -> str:
+    """A known type's name as the student reads it: "a Tensor", "an int", "an ndarray", "None"."""
+    if type_name == "NoneType":
+        return "None"
+    return ("an " if type_name[:1] in "aeiouAEIOU" or type_name == "ndarray" else "a ") + type_name
+
+
+_CALL = re.compile(r"(?<![\w.])(?!(?:if|elif|while|not|and|or|in|is|return|for|print|len|isinstance|float|int|lambda)\b)"
+                   r"[A-Za-z_][\w.]*\s*\(")
+
+
+def _line_advice(cause: str, detail: str, line: str) -> str:
+    """What the line itself says about the likely culprit (read from the notebook, never from
+    the exception): a call whose result is used, an ``axes`` argument, a ``gradient(...)``."""
+    mentions_axes = re.search(r"\bax(?:es|is)\b", line) is not None
+    if cause == "none_operand":
+        if _CALL.search(line):
+            return (": a value here is None (a function you call that forgot its return statement? or a "
+                    "variable still None, such as a .grad before backward?)")
+        return (": a value here is None (a variable that holds None: a .grad before backward, a None that "
+                "gradient() gives for an input with no adjoint, an argument left at None); test `is None` first")
+    if cause in ("not_iterable", "not_subscriptable"):
+        if detail in ("None", "an int") and mentions_axes:
+            return ": axes may be None, an int or a tuple (handle each form)"
+        if detail == "a Tensor":
+            return ": a single Tensor where a tuple was expected? (its values: index t.numpy())"
+        if detail == "None":
+            return ": a value here is None (a function that returned nothing, or a variable left at None)"
     return ""
 
 
@@ -185,13 +292,21 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         inside = f", in `{printable_line(owner, 60)}`" if owner else ""
         place = f" at line {line_no} of your cell{inside}: `{printable_line(line)}`"
     detail = _checked_detail(cause, info.get("detail", ""), line, op_names if op_names is not None else needle_op_names())
+    advice = _line_advice(cause, detail, line)
     if cause == "none_attribute":
         detail = f"`.{detail}`'s owner" if detail else "something"
     elif cause == "name_not_defined" and detail:
         detail = f" (`{detail}`)"
+    elif cause in ("not_iterable", "not_subscriptable"):
+        # axes that are None or an int: one mistake, one hint (whichever form made it raise)
+        detail = "None or an int" if detail in ("None", "an int") and re.search(r"\bax(?:es|is)\b", line) else detail or "something"
     if cause == "not_implemented":
         return "your code raised NotImplementedError: the stub is not implemented yet" + place
-    what = CAUSES[cause].format(detail=detail)
+    what = CAUSES[cause].format(detail=detail) + advice
+    if cause in ("not_iterable", "not_subscriptable") and detail == "a Tensor" and re.search(r"\.gradient\s*\(", line):
+        # zip(..., op.gradient(...)) iterates it, needle's own gradients index it: one mistake, one hint
+        what = ("a single Tensor where a tuple was expected: an op's gradient() gives one Tensor when the op has one "
+                "input; gradient_as_tuple always gives a tuple, one adjoint per input")
     return f"your code raised {exc_name or 'an exception'}{place}" + (f": {what}" if what else "")
 
 

@@ -156,7 +156,7 @@ def test_grading_code_takes_setup_from_instructor_and_solutions_from_student():
 
 def test_added_cells_run_their_definitions_where_the_student_put_them():
     """A task written in a new cell below its stub replaces the stub, as in the student's kernel;
-    the calls in added cells (demos, plots, training) are blanked with their line numbers kept."""
+    the calls in added cells (demos, plots, training) become comments, their line numbers kept."""
     student = instructor_nb()
     student.cells[2].source = "def f():\n    raise NotImplementedError()"  # the stub, left in place
     student.cells.insert(3, new_code_cell("import math\n\ndef f():\n    return math.e\n\nprint(f())"))
@@ -165,8 +165,8 @@ def test_added_cells_run_their_definitions_where_the_student_put_them():
     student.cells.insert(0, new_code_cell("TOP = 1"))  # above every solution cell
     code = grading_code(instructor_nb(), student)
     assert code == ["import numpy as np", "TOP = 1", "def f():\n    raise NotImplementedError()",
-                    "import math\n\ndef f():\n    return math.e\n\n", "def g(): return 2",
-                    "@cache\ndef g():\n    return 3\nEPS = 1e-8\nscale = lambda x: x * helper()\n"]
+                    "import math\n\ndef f():\n    return math.e\n\n#(not run) print(f())", "def g(): return 2",
+                    "@cache\ndef g():\n    return 3\nEPS = 1e-8\nscale = lambda x: x * helper()\n#(not run) history = train(g)"]
     # the instructor's own cells (demos, copied or edited) are not "added"; nor are nbgrader cells
     copied = new_code_cell("demo()")
     instructor = instructor_nb()
@@ -178,9 +178,9 @@ def test_added_cells_run_their_definitions_where_the_student_put_them():
 
 
 def test_definitions_only_keeps_line_numbers_and_refuses_shared_lines():
-    assert nbmod.definitions_only("x = f()\ndef g():\n    return x\n") == "\ndef g():\n    return x\n"
+    assert nbmod.definitions_only("x = f()\ndef g():\n    return x\n") == "#(not run) x = f()\ndef g():\n    return x\n"
     assert nbmod.definitions_only("import os; os.system('x')") == ""
-    assert nbmod.definitions_only("%matplotlib inline\nclass A:\n    pass") == "\nclass A:\n    pass"
+    assert nbmod.definitions_only("%matplotlib inline\nclass A:\n    pass") == "#(not run) %matplotlib inline\nclass A:\n    pass"
     assert nbmod.definitions_only("def broken(:") == ""
     assert nbmod.definitions_only("print(1)") == ""
 

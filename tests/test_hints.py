@@ -1,5 +1,6 @@
 """needle.hints: one cause, from a fixed vocabulary, and the student's own line; no string made
 by student code in a grader's message (autograder.hints.explain)."""
+import numpy as np
 import pytest
 
 import needle as ndl
@@ -19,10 +20,10 @@ def raised(source: str, index: int = 0, ns=None) -> BaseException:
     ("def f(t):\n    return t.op.inputs\nf(ndl.Tensor([1.0]))", "none_attribute", "`.inputs`'s owner is None"),
     ("x = undefined_thing + 1", "name_not_defined", "(`undefined_thing`)"),
     ("ndl.Tensor([1.0, 2.0]) + ndl.Tensor([1.0])", "shape_mismatch", "needle's `add`"),
-    ("ndl.Tensor([[1.0, 2.0]]) @ ndl.Tensor([[1.0, 2.0]])", "shape_mismatch", "needle's `matmul`"),
-    ("import numpy as np\nnp.ones(3) + np.ones(2)", "shape_mismatch", "a numpy operation"),
+    ("ndl.Tensor([[1.0, 2.0]]) @ ndl.Tensor([[1.0, 2.0]])", "matmul_shape", "needle's `matmul`"),
+    ("import numpy as np\nnp.ones(3) + np.ones(2)", "numpy_shape", "a numpy operation"),
     ("i = 1.5\n[1, 2][i]", "float_index", "a float where an integer is needed"),
-    ("def f():\n    pass\nf() + 1", "none_used", "forgot its return"),
+    ("def f():\n    pass\nf() + 1", "none_operand", "forgot its return"),
     ("{}[[1]] = 2", "unhashable", "(a list)"),
     ("def g(n):\n    return g(n + 1)\ng(0)", "recursion", "explicit stack"),
     ("raise NotImplementedError()", "not_implemented", "not implemented yet"),
@@ -84,3 +85,143 @@ def test_a_notebook_shows_the_hint_under_the_traceback_and_still_fails():
     assert any("hint: at line 3 of your cell, in `def f(t):`" in o.get("text", "") for o in outputs)
     with pytest.raises(nbclient.exceptions.CellExecutionError):
         nbclient.NotebookClient(nb, kernel_name="python3", timeout=120).execute()
+
+
+# --- the audit's raised-error hints: each names the mistake the line shows ----------------------------
+def hint_of(source: str, index: int = 1) -> str:
+    exc = raised(source, index=index, ns={"ndl": ndl, "np": np})
+    return explain(type(exc).__name__, hints.classify(exc), ["# setup", source] if index == 1 else [source])
+
+
+def test_a_misspelt_numpy_function_is_named_like_a_misspelt_attribute():
+    """c03_lse_np_typo: `np.logg(s)` (AttributeError: module 'numpy' has no attribute 'logg')."""
+    text = hint_of("s = np.ones(3)\nout = np.logg(s) + 1")
+    assert "at line 2 of your cell: `out = np.logg(s) + 1`: an attribute that this module does not have " \
+           "(numpy has no attribute `logg`): check its spelling" in text
+    text = hint_of("t = ndl.Tensor([1.0])\nt.realise_cached_data()")  # the Tensor case it matches
+    assert "an attribute that this object does not have (`.realise_cached_data` of a Tensor)" in text
+
+
+def test_a_module_attribute_is_named_only_when_the_line_has_it():
+    forged = {"cause": "module_attribute", "detail": "numpy:Leak42", "where": [0, 1]}
+    assert "Leak42" not in explain("AttributeError", forged, ["x = np.foo(1)"])
+    forged = {"cause": "module_attribute", "detail": "secret_mod:foo", "where": [0, 1]}
+    text = explain("AttributeError", forged, ["x = sm.foo(1)"])
+    assert "secret_mod" not in text and "(it has no attribute `foo`)" in text
+
+
+def test_a_tensor_used_as_a_condition_says_test_is_none():
+    """c05_sgd_grad_truthiness: `if not p.grad:` (needle's TypeError about a truth value)."""
+    text = hint_of("class P:\n    grad = ndl.Tensor([1.0, 2.0])\np = P()\nif not p.grad:\n    pass")
+    assert "at line 4 of your cell: `if not p.grad:`: a Tensor used as a condition (if, not, and, or, while)" in text
+    assert "test `is None`" in text
+    assert "`is None`" in hint_of("a = np.ones(3)\nif a:\n    pass") and "an array used as a condition" in hint_of("a = np.ones(3)\nif a:\n    pass")
+
+
+def test_none_as_an_operand_guesses_a_missing_return_only_when_the_line_calls_something():
+    """c09_cg_no_none_check: `adjoint = adjoint + partial` with a None partial adjoint."""
+    for source in ("adjoint, partial = None, None\nadjoint = adjoint + partial",
+                   "adjoint, partial = ndl.Tensor([1.0]), None\nadjoint = adjoint + partial"):  # needle's ScalarError
+        text = hint_of(source)
+        assert "at line 2 of your cell: `adjoint = adjoint + partial`: None as an operand of `+`: a value here is None" in text
+        assert "gradient() gives for an input with no adjoint" in text and "return statement" not in text
+    text = hint_of("def f():\n    pass\nx = f() + 1")
+    assert "None as an operand of `+`" in text and "forgot its return statement" in text
+
+
+def test_looping_over_a_single_tensor_from_gradient_is_named():
+    """c09_cg_gradient_not_tuple: zip(node.inputs, node.op.gradient(adjoint, node)) for a one-input op."""
+    source = ("class Op:\n    def gradient(self, g, node):\n        return g\nclass Node:\n    op = Op()\n"
+              "    inputs = [ndl.Tensor([1.0])]\nnode = Node()\nadjoint = ndl.Tensor([1.0])\n"
+              "for x, partial in zip(node.inputs, node.op.gradient(adjoint, node)):\n    pass")
+    text = hint_of(source)
+    said = ("a single Tensor where a tuple was expected: an op's gradient() gives one Tensor when the op has one input; "
+            "gradient_as_tuple always gives a tuple, one adjoint per input")
+    assert said in text and "two types that do not go together" not in text
+    indexed = hint_of("class Op:\n    def gradient(self, g, node):\n        return g\npartial = Op().gradient(ndl.Tensor([1.0]), None)[0]")
+    assert said in indexed  # the same mistake, indexed rather than zipped: the same hint
+    assert "iterating over a Tensor (a for loop, zip or unpacking), which cannot be iterated" in hint_of("t = ndl.Tensor([1.0])\nfor x in t:\n    pass")
+    assert "indexing a Tensor, which cannot be indexed" in hint_of("t = ndl.Tensor([1.0])\nt[0]")
+
+
+@pytest.mark.parametrize("axes", ["None", "1"])
+def test_looping_over_axes_that_are_none_or_an_int(axes):
+    """c03_op_kept_loop_typeerror: `for ax in self.axes:` with axes None or an int."""
+    source = (f"class LogSumExp:\n    def __init__(self, axes={axes}):\n        self.axes = axes\n"
+              "    def gradient(self):\n        for ax in self.axes:\n            pass\nLogSumExp().gradient()")
+    text = hint_of(source)
+    assert ("at line 5 of your cell, in `def gradient(self):`: `for ax in self.axes:`: iterating over None or an int "
+            "(a for loop, zip or unpacking), which cannot be iterated: axes may be None, an int or a tuple (handle each form)") in text
+    assert "forgot its return" not in text and "a int" not in text and "do not go together" not in text
+
+
+def test_articles_of_types():
+    forged = {"cause": "type_mix", "detail": "int,ndarray", "where": [0, 1]}
+    assert "(an int and an ndarray)" in explain("TypeError", forged, ["x = a + b"])
+
+
+@pytest.mark.parametrize("source, cause, shown, not_shown", [
+    ("import numpy as np\nx = np.exp(np.ones((2, 3)) - np.ones(2))", "numpy_shape", "a shape mismatch in a numpy operation", "never broadcasts"),
+    ("predicted = np.ones(10)\nn = int((predicted == np.ones(32)).sum())", "numpy_shape", "a numpy operation", "never broadcasts"),
+    ("x = ndl.Tensor(np.ones((4, 3)))\ny = x @ ndl.Tensor(np.ones((4, 4)))", "matmul_shape",
+     "a matrix product of mismatched shapes in needle's `matmul`: the last axis of the left operand must equal the second-to-last", "never broadcasts"),
+    ("y = np.ones((4, 3)) @ np.ones((4, 4))", "matmul_shape", "a matrix product of mismatched shapes in a numpy operation", "never broadcasts"),
+    ("y = ndl.ops.reshape(ndl.Tensor([1.0, 2.0]), (1, 3))", "reshape_size", "a reshape into a shape with another number of elements in needle's `reshape`", "never broadcasts"),
+    ("y = ndl.ops.broadcast_to(ndl.Tensor([1.0, 2.0]), (2, 3))", "broadcast_shape", "a broadcast to a shape this tensor cannot reach", "never broadcasts"),
+    ("y = ndl.Tensor([1.0, 2.0]) + ndl.Tensor([1.0])", "shape_mismatch", "(needle never broadcasts implicitly: reshape or broadcast_to first)", "a numpy operation"),
+])
+def test_the_broadcast_note_only_for_needles_elementwise_ops(source, cause, shown, not_shown):
+    """c03_soft_newaxis_shape, c08_acc_axis0 (numpy broadcasts), c07_as_transposed_input (matmul)."""
+    exc = raised(source, index=1, ns={"ndl": ndl, "np": np})
+    info = hints.classify(exc)
+    assert info["cause"] == cause
+    text = explain(type(exc).__name__, info, ["# setup", source])
+    assert shown in text and not_shown not in text and f"at line {info['where'][1]} of your cell" in text
+
+
+def test_an_error_raised_after_the_students_code_returned_says_so():
+    """c03_lse_keepdims_reversed: needle's backward refuses the shape the student's forward gave;
+    no frame of a cell is on the stack, so there is no line of theirs to show."""
+    def grader_side():
+        exec(compile("def forward(x):\n    return ndl.Tensor(np.ones((2, 1)))", "<cell 0>", "exec"), ns)
+        ns["forward"](None).backward(ndl.Tensor(np.ones(2)))
+    ns = {"ndl": ndl, "np": np}
+    try:
+        grader_side()
+    except ValueError as exc:
+        info = hints.classify(exc)
+    assert info["where"] is None
+    text = explain("ValueError", info, ["def forward(x):\n    return ndl.Tensor(np.ones((2, 1)))"])
+    assert text.startswith("your code raised ValueError (while no line of yours was running: on something your code returned")
+
+
+@pytest.mark.parametrize("source, cause, shown", [
+    ("x = None\ny = x < 3", "none_operand", "None as an operand of `<`"),
+    ("t = ndl.Tensor([1.0])\ny = t * np.ones(2)", "type_mix", "(a Tensor and an ndarray)"),  # needle's ScalarError
+    ("t = ndl.Tensor([1.0])\ny = ndl.ops.add_scalar(t, t)", "other", ""),  # not a mix of two types
+    ("a, b = None", "not_iterable", "iterating over None (a for loop, zip or unpacking), which cannot be iterated: a value here is None"),
+    ("n = 3\nfor i in n:\n    pass", "not_iterable", "iterating over an int (a for loop, zip or unpacking)"),
+    ("f = None\nf()", "not_callable", "calling something that is not a function (None)"),
+])
+def test_more_causes_are_named_accurately(source, cause, shown):
+    exc = raised(source, index=1, ns={"ndl": ndl, "np": np})
+    info = hints.classify(exc)
+    assert info["cause"] == cause
+    assert shown in explain(type(exc).__name__, info, ["# setup", source])
+
+
+def test_a_name_set_by_a_line_of_an_added_cell_that_is_not_run_is_explained():
+    """An added cell's `RELU_GAIN = math.sqrt(2)` calls something, so the grader does not run it:
+    the NameError's hint says that, not "run the cell that defines it"."""
+    from autograder.notebook import definitions_only
+
+    added = definitions_only("import math\nRELU_GAIN = math.sqrt(2)\nRELU: float = math.sqrt(2)\n")
+    task = "def kaiming_normal(fan_in, fan_out):\n    std = RELU_GAIN / math.sqrt(fan_in)\n    return std\n"
+    info = {"cause": "name_not_defined", "detail": "RELU_GAIN", "where": [1, 2]}
+    text = explain("NameError", info, [added, task])
+    assert "`RELU_GAIN` is set in a cell you added, by a line that calls something" in text
+    assert "run the cell that defines it" not in text
+    assert "at line 2 of your cell" in text
+    # a name no line of an added cell sets: the usual hint
+    other = explain("NameError", dict(info, detail="std"), [added, task.replace("RELU_GAIN", "std")])
+    assert "run the cell that defines it" in other

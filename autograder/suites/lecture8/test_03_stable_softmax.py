@@ -71,6 +71,27 @@ def softmax_stable(x, axis=-1):
     e = np.exp(x - x.max(axis=axis, keepdims=True))
     return np.nan_to_num(e / e.sum(axis=axis, keepdims=True))
 '''},
+    # exp(x - lse(x)), PyTorch's form: right, but float32 rounding of x - lse makes it only about
+    # |x| * eps32 accurate (relative) on huge logits; check_softmax allows for that
+    "softmax_exp_minus_lse": {"task3_1_softmax_stable": '''
+def softmax_stable(x, axis=-1):
+    x = np.asarray(x)
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0)
+    with np.errstate(divide="ignore"):
+        lse = m + np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True))
+    with np.errstate(invalid="ignore"):
+        p = np.exp(x - lse)
+    return np.where(np.isneginf(lse), 0, p).astype(x.dtype)
+'''},
+    "softmax_exp_minus_logaddexp": {"task3_1_softmax_stable": '''
+def softmax_stable(x, axis=-1):
+    x = np.asarray(x)
+    lse = np.logaddexp.reduce(x, axis=axis, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        p = np.exp(x - lse)
+    return np.where(np.isneginf(lse), 0, p).astype(x.dtype)
+'''},
     "logaddexp_reduce": {"task3_2_logsumexp_stable": '''
 def logsumexp_stable(x, axis=-1, keepdims=False):
     return np.logaddexp.reduce(x, axis=axis, keepdims=keepdims)
@@ -130,6 +151,19 @@ def close(got, want, rtol=1e-5, atol=1e-6) -> bool:
     return bool(same.all() and np.allclose(got[finite], want[finite], rtol=rtol, atol=atol))
 
 
+def float_rtol(x, rtol: float) -> float:
+    """``rtol``, or more for logits of large magnitude: an input of size |x| is known to about
+    |x| * eps of its dtype, and a right exp(x - c) turns that rounding of the exponent (x - lse
+    rounded to float32, PyTorch's exp(x - lse(x))) into the same relative error of the result;
+    measured at most 1.5 |x| eps, so 4 |x| eps is a safe floor. A mistake (no shift, a shift by
+    the min, a wrong axis, ...) is off by far more, or gives nan."""
+    x = np.asarray(x)
+    if x.dtype.kind != "f":
+        return rtol
+    values = np.abs(x[np.isfinite(x)].astype(np.float64))
+    return max(rtol, 4 * float(np.finfo(x.dtype).eps) * float(values.max(initial=0.0)))
+
+
 def finite(got) -> bool:
     return isinstance(got, np.ndarray) and got.dtype.kind in "biuf" and bool(np.all(np.isfinite(got)))
 
@@ -152,6 +186,9 @@ SM_NORMALIZE = ("softmax_stable's probabilities do not sum to 1: after exponenti
                 "their sum along the axis")
 SM_SHIFT = ("softmax_stable gave nan or inf: exp overflows float32 above about 88.72 and underflows to 0 below about "
             "-103.97, so exp(x) / sum(exp(x)) breaks on large logits; subtract the max before exp")
+SM_SPREAD = ("softmax_stable gave nan or inf on a row whose logits lie far apart (such as 300 and -300): its shift "
+             "leaves exponents above about 88.72, where exp overflows float32 (a shift by the min leaves exponents as "
+             "large as the row's range); the shift must make every exponent <= 0: subtract the max")
 SM_OWN_MAX = ("softmax_stable is wrong on the rows of a matrix whose values are far below the largest value of the "
               "whole array: shift each slice by its own max (along `axis`), not by the max of the whole array")
 SM_WHOLE_SUM = ("softmax_stable divides by the sum over the whole array: each slice is normalized by its own sum "
@@ -223,6 +260,9 @@ GRAD_EXP = ("LogSumExp.gradient uses exp(a), the derivative of exp alone: the de
             "so the chain rule divides by the sum of exponentials, which makes it softmax(a)")
 GRAD_OUT_GRAD = ("LogSumExp.gradient returns softmax(a) alone: the chain rule needs the adjoint of the output too; "
                  "multiply by out_grad (broadcast back to a's shape)")
+GRAD_AXES_KINDS = ("LogSumExp.gradient raises unless self.axes is a tuple: self.axes may also be None (every axis) "
+                   "or a single int; turn it into a tuple of axes before you loop over it or index with it "
+                   "(reduced_axes(self.axes, ndim) does; kept_shape(a.shape, self.axes) takes all three forms)")
 GRAD_KEPT_SHAPE = ("LogSumExp.gradient mixes up shapes (it raises, or is wrong once an axis is reduced): a reduced "
                    "tensor (out_grad, or the op's own output) has the reduced axes dropped; give them back as size-1 "
                    "axes (the kept shape) before broadcasting it to a's shape")
@@ -233,7 +273,8 @@ GRAD_SHIFT = ("LogSumExp.gradient gave nan or inf on large inputs: exp(a) overfl
 GRAD_NO_MASS = ("LogSumExp.gradient gave nan on a slice that is all -inf: that slice has no mass, so its gradient is 0 "
                 "(there -inf - (-inf) and 0 / 0 are nan)")
 GRAD_NEEDLE_OPS = ("the gradient from backward(create_graph=True) is not differentiable: build it from needle ops on "
-                   "node.inputs[0] (exp, summation, broadcast_to, ...), not from numpy arrays wrapped as constants")
+                   "node.inputs[0] itself (exp, summation, broadcast_to, ...), not from a detached input or from numpy "
+                   "arrays wrapped as constants")
 GRAD_DTYPE = "LogSumExp.gradient must keep float32 inputs float32"
 
 
@@ -269,11 +310,14 @@ def diagnosed(observe, probe, symptom, **params):
         raise AssertionError(f"{exc}: {hint}") from None
 
 
-def ladder(results, rungs) -> str | None:
+def ladder(results, rungs, inputs=None) -> str | None:
     """The message of the first rung (basic to advanced) whose diagnostic result is wrong: a
-    mistake no misconception above recognises still reads the same in every test it fails."""
-    for got, (message, want) in zip(results, rungs):
-        if not close(got, want, rtol=1e-5, atol=1e-5):
+    mistake no misconception above recognises still reads the same in every test it fails.
+    ``inputs`` (one per rung): the rtol grows with their magnitude (``float_rtol``)."""
+    inputs = inputs or [None] * len(rungs)
+    for got, (message, want), x in zip(results, rungs, inputs):
+        rtol = 1e-5 if x is None else float_rtol(x, 1e-5)
+        if not close(got, want, rtol=rtol, atol=1e-5):
             return message
     return None
 
@@ -287,6 +331,7 @@ MIXED = np.array([[0.0, 1.0, 2.0], [1000.0, 1001.0, 1002.0], [500.0, 501.0, 502.
 DEAD = np.array([[0.0, 1.0, NEG_INF], [NEG_INF, NEG_INF, NEG_INF]], dtype=np.float32)
 RECT = rng_array(7, (3, 4))
 ORDINARY = rng_array(31, (5, 7))
+SPREAD = np.array([300.0, 250.0, -300.0], dtype=np.float32)  # a shift by anything but the max overflows
 SCALES = np.array([[0.1, -0.2, 0.3], [30.0, -20.0, 10.0], [300.0, 250.0, -300.0]], dtype=np.float32)
 MASKED = np.array([[NEG_INF, 0.0, LN3], [2.0, NEG_INF, NEG_INF]], dtype=np.float32)
 SM_RUNGS = [  # (message, case, reference): basic to advanced
@@ -303,9 +348,9 @@ def softmax_symptom(observe):
     """The message of the first misconception the student's softmax_stable shows on the
     diagnostic inputs (then of the first rung of the ladder it fails), or None."""
     cases = [{"x": SQUARE}, {"x": SQUARE[0]}, {"x": SQUARE[1]}, {"x": SQUARE[2]}, {"x": SMALL}, {"x": HUGE}, {"x": TINY},
-             {"x": MIXED}, {"x": DEAD}, {"x": RECT, "axis": 0}, {"x": SQUARE.astype(np.float64)}]
+             {"x": MIXED}, {"x": DEAD}, {"x": RECT, "axis": 0}, {"x": SQUARE.astype(np.float64)}, {"x": SPREAD}]
     results = observe(P.softmax_cases, cases=cases + [case for _, case, _ in SM_RUNGS])
-    sq, r0, r1, r2, small, huge, tiny, mixed, dead, axis0, sq64 = results[:len(cases)]
+    sq, r0, r1, r2, small, huge, tiny, mixed, dead, axis0, sq64, spread = results[:len(cases)]
     if finite(sq) and sq.shape == SQUARE.shape and np.allclose(np.ptp(sq, axis=-1), 0):
         return SM_TRIVIAL
     shifted = SQUARE - SQUARE.max(axis=-1, keepdims=True)
@@ -313,6 +358,9 @@ def softmax_symptom(observe):
         return SM_NORMALIZE
     if nonfinite(huge) or nonfinite(tiny):
         return SM_SHIFT
+    # HUGE and TINY span 2: a shift by the min (or the mean) is fine there, not on a row spanning 600
+    if nonfinite(spread):
+        return SM_SPREAD
     # [0, 1, 2] alone is right, and so is the row [1000, 1001, 1002] in MIXED, but [0, 1, 2] there is not
     if close(r0, ref_softmax(SQUARE[0])) and isinstance(mixed, np.ndarray) and mixed.shape == MIXED.shape \
             and close(mixed[1], ref_softmax(MIXED[1])) and not close(mixed[0], ref_softmax(MIXED[0])):
@@ -330,7 +378,8 @@ def softmax_symptom(observe):
         return SM_AXIS
     if any(isinstance(r, np.ndarray) and r.dtype != want for r, want in ((sq, np.float32), (sq64, np.float64))):
         return SM_DTYPE
-    return ladder(results[len(cases):], [(message, want) for message, _, want in SM_RUNGS])
+    return ladder(results[len(cases):], [(message, want) for message, _, want in SM_RUNGS],
+                  [case["x"] for _, case, _ in SM_RUNGS])
 
 
 def check_softmax(observe, x, message, *, axis=None, rtol=1e-5, atol=1e-7):
@@ -345,7 +394,7 @@ def check_softmax(observe, x, message, *, axis=None, rtol=1e-5, atol=1e-7):
         fail("softmax_stable must return a numpy array", symptom)
     if got.dtype != np.asarray(x).dtype:
         fail(SM_DTYPE, symptom)
-    if not close(got, ref_softmax(x, axis=-1 if axis is None else axis), rtol, atol):
+    if not close(got, ref_softmax(x, axis=-1 if axis is None else axis), float_rtol(x, rtol), atol):
         fail(message, symptom)
     return got, r["x_after"]
 
@@ -703,16 +752,21 @@ def grad_symptom(observe):
     if forward_problem:
         return forward_problem
     rows = GRAD_RUNG_ROWS
-    small, wide, square, huge, dead, whole = observe(P.grad_cases, cases=[
+    small, wide, square, huge, dead, whole, wide_tuple = observe(P.grad_cases, cases=[
         {"x": SMALL, "axes": None, "out_grad": np.array(2.0, dtype=np.float32)},
         {"x": rows, "axes": 1, "out_grad": np.array([1.0, 3.0], dtype=np.float32)},
         {"x": SQUARE, "axes": 1, "out_grad": np.array([1.0, 2.0, 3.0], dtype=np.float32)},
         {"x": HUGE[None, :], "axes": 1, "out_grad": np.array([1.0], dtype=np.float32)},
         {"x": DEAD, "axes": 1, "out_grad": np.array([1.0, 1.0], dtype=np.float32)},
         {"x": rows, "axes": None, "out_grad": np.array(1.5, dtype=np.float32)},
+        {"x": rows, "axes": [1], "out_grad": np.array([1.0, 3.0], dtype=np.float32)},
     ])
-    if any(isinstance(r, dict) and r.get("not_tensor") for r in (small, wide, square, huge, dead, whole)):
+    if any(isinstance(r, dict) and r.get("not_tensor") for r in (small, wide, square, huge, dead, whole, wide_tuple)):
         return GRAD_NOT_TENSOR
+    # axes=(1,) right, but axes=None or axes=1 raise TypeError (`for ax in self.axes`, self.axes[0], ...)
+    want_wide = np.array([[1.0], [3.0]]) * ref_softmax(rows)
+    if close(wide_tuple, want_wide) and any(isinstance(r, dict) and r.get("raised") == "TypeError" for r in (small, wide, whole)):
+        return GRAD_AXES_KINDS
     p = ref_softmax(SMALL)
     if finite(small) and small.shape == SMALL.shape and np.ptp(small) == 0:
         return GRAD_TRIVIAL
@@ -721,7 +775,6 @@ def grad_symptom(observe):
     if close(small, p):
         return GRAD_OUT_GRAD
     right_small = close(small, 2.0 * p)
-    want_wide = np.array([[1.0], [3.0]]) * ref_softmax(rows)
     if right_small and close(wide, np.array([[1.0], [3.0]]) * ref_softmax(rows.reshape(-1)).reshape(2, 3)):
         return GRAD_AXES
     shape_error = any(isinstance(r, dict) and r.get("raised") == "ValueError" for r in (small, wide, square))

@@ -94,6 +94,10 @@ def walk_message(observe, labels, want):
     """The one message for parameters() returning ``labels`` instead of ``want``, chosen by
     the symptom: nothing found, objects that are not the Parameters, duplicates, Parameters
     missed in some kind of place (found with one small tree per place), or another order."""
+    if "?earlier" in labels:
+        return ("parameters() returned Parameters of modules it walked in earlier calls: the list it fills outlives "
+                "the call. A default argument (found=[]) is made once, when the function is defined, and shared by "
+                "every call: make a new list in each call")
     if "?plain" in labels:
         return ("parameters() returned plain Tensors that are not Parameters: only Parameter instances are "
                 "trainable (a module may keep other Tensors, such as constants)")
@@ -114,7 +118,8 @@ def walk_message(observe, labels, want):
         missed = [m for m in missed if m != "attributes"] or _missed(observe, DEEPER)
         if missed:
             places = missed[0] if len(missed) == 1 else f"{', '.join(missed[:-1])} and {missed[-1]}"
-            return f"parameters() misses the Parameters held in {places}: walk into them too, recursively"
+            keys = " (in a dict, they are its values; a for loop over a dict gives its keys)" if "dicts" in missed else ""
+            return f"parameters() misses the Parameters held in {places}: walk into them too, recursively{keys}"
         return "parameters() misses some Parameters: walk every sub-module, list, tuple and dict, to any depth"
     if sorted(labels) == sorted(want):
         return ("parameters() found the right Parameters in another order: keep attribute order (the order "

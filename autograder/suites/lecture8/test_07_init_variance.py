@@ -66,6 +66,8 @@ UNIFORM_BOUND_MISTAKES = [
     ("your bound is sqrt(12 / fan_in): the gain is counted twice (variance 4 / fan_in)", lambda n, m: math.sqrt(12 / n)),
     ("your bound is sqrt(6) / fan_in: the square root must cover fan_in too, sqrt(6 / fan_in) = sqrt(6) / sqrt(fan_in)",
      lambda n, m: math.sqrt(6) / n),
+    ("your bound is 6 / sqrt(fan_in): the square root must cover the 6 too, sqrt(6 / fan_in) = sqrt(6) / sqrt(fan_in)",
+     lambda n, m: 6 / math.sqrt(n)),
 ]
 NOT_UNIFORM = ("kaiming_uniform's weights are not spread evenly over (-b, b) (a normal draw?): draw them with "
                "np.random.uniform(-b, b, size)")
@@ -114,7 +116,8 @@ def _not_constant(values, what):
 def _check_normal_std(values, fan_in, fan_out):
     want = math.sqrt(2.0 / fan_in)
     std = float(np.std(values))
-    assert abs(np.mean(values)) < 0.02 * want, "kaiming_normal: the weights should have mean 0 (draw symmetrically around 0)"
+    # the mean's tolerance scales with the draw's own spread: a wrong (wider) std keeps its own hint
+    assert abs(np.mean(values)) < 0.02 * max(want, std), "kaiming_normal: the weights should have mean 0 (draw symmetrically around 0)"
     assert abs(std / want - 1) < 0.03, _named(
         std, fan_in, fan_out, NORMAL_STD_MISTAKES,
         "kaiming_normal: the standard deviation of the weights is off: Var(W) = 2 / fan_in, the ReLU gain sqrt(2) over sqrt(fan_in)")
@@ -123,7 +126,9 @@ def _check_normal_std(values, fan_in, fan_out):
 def _check_uniform(values, fan_in, fan_out):
     """Mean 0, evenly spread over (-B, B) for B = the largest |weight|, and std sqrt(2 / fan_in)."""
     want = math.sqrt(2.0 / fan_in)
-    assert abs(np.mean(values)) < 0.02 * want, "kaiming_uniform: the weights should have mean 0 (draw from (-b, b), symmetric around 0)"
+    # the mean's tolerance scales with the draw's own spread: a wrong (wider) bound keeps its own hint
+    assert abs(np.mean(values)) < 0.02 * max(want, float(np.std(values))), (
+        "kaiming_uniform: the weights should have mean 0 (draw from (-b, b), symmetric around 0)")
     biggest = float(np.max(np.abs(values)))
     half = float(np.mean(np.abs(values) < biggest / 2))  # 1/2 for a uniform on (-B, B); ~0.98 for a normal
     assert abs(half - 0.5) < 0.01, NOT_UNIFORM
@@ -270,6 +275,8 @@ ONCE_PER_LAYER = ("activation_stds must call init_fn(width, width) exactly once 
 NEVER_CALLED = "activation_stds never called init_fn: every layer draws its own weight matrix with init_fn(width, width)"
 SIZES = "activation_stds must call init_fn(width, width): the layers are width x width, fan-in and fan-out both width"
 MEAN = "you record the mean of the activations: record their standard deviation, np.std"
+RMS = ("you record the root mean square, sqrt(mean(x**2)), not the standard deviation: ReLU outputs have a nonzero "
+       "mean, which the standard deviation subtracts first (np.std)")
 PER_UNIT = ("you average the stds of the single units (np.std along one axis, then the mean): record the std of all of "
             "the layer's activations together")
 UNIFORM_INPUT = ("your input x_0 is uniform on [0, 1) (np.random.rand): draw it from the standard normal, "
@@ -318,7 +325,7 @@ def replay(init, c, seed, depth, width, n_samples, order="input_first"):
 def readings(x0, weights) -> dict:
     """The stds of the right computation ("right") and of each mistaken one (keyed by its
     message), for input x0 and the layers' weights, in float64."""
-    right, linear, before, relu_first, of_weights, mean, per_unit = [], [], [], [], [], [], []
+    right, linear, before, relu_first, of_weights, mean, per_unit, rms = [], [], [], [], [], [], [], []
     x = y = u = x0
     for W in weights:
         z = x @ W
@@ -326,6 +333,7 @@ def readings(x0, weights) -> dict:
         x = np.maximum(z, 0.0)
         right.append(np.std(x))
         mean.append(np.mean(x))
+        rms.append(np.sqrt(np.mean(x ** 2)))
         per_unit.append(np.mean(np.std(x, axis=0)))
         y = y @ W
         linear.append(np.std(y))
@@ -334,7 +342,7 @@ def readings(x0, weights) -> dict:
         of_weights.append(np.std(W))
     return {"right": np.array(right), NO_RELU: np.array(linear), BEFORE_RELU: np.array(before),
             RELU_FIRST: np.array(relu_first), OF_WEIGHTS: np.array(of_weights), MEAN: np.array(mean),
-            PER_UNIT: np.array(per_unit)}
+            PER_UNIT: np.array(per_unit), RMS: np.array(rms)}
 
 
 def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):

@@ -8,6 +8,8 @@ objects parameters() returned, as labels; whether s is a Parameter; whether a mo
 Parameter): each can only fail a test. What earns a point is a value the student's code
 returned, judged on the trusted side: the labels in order, what module(...) returned (a forward
 that echoes its arguments), forward values and gradients."""
+import weakref
+
 import numpy as np
 
 import needle as ndl
@@ -49,6 +51,7 @@ def build_tree(node, Module, Parameter, objects: dict):
     if kind == "param":
         p = Parameter(np.full((2,), float(len(objects)), dtype=np.float32))
         objects[node[1]] = p
+        _BUILT[id(p)] = p
         return p
     if kind == "ref":
         return objects[node[1]]
@@ -75,14 +78,22 @@ def build_tree(node, Module, Parameter, objects: dict):
     raise ValueError(f"unknown tree node {kind!r}")
 
 
+# Every Parameter the probes built, while it lives: one of an earlier tree in a later tree's
+# answer was kept from an earlier call (a list shared by every call, such as a default argument).
+_BUILT: "weakref.WeakValueDictionary[int, object]" = weakref.WeakValueDictionary()
+
+
 def labels_of(found, objects: dict) -> list:
     """The label of each returned object: a tree label, '?plain' for the tree's plain Tensors,
-    '?copy' for any other Tensor (a copy of a Parameter), '?other' for anything else."""
+    '?earlier' for a Parameter of a tree built before, '?copy' for any other Tensor (a copy of a
+    Parameter), '?other' for anything else."""
     names = {id(o): label.split("#")[0] for label, o in objects.items()}
     out = []
     for item in found:
         if id(item) in names:
             out.append(names[id(item)])
+        elif _BUILT.get(id(item)) is item:
+            out.append("?earlier")
         elif isinstance(item, ndl.Tensor):
             out.append("?copy")
         else:

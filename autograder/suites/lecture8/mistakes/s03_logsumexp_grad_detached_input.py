@@ -1,0 +1,37 @@
+"""LogSumExp.gradient starts from node.inputs[0].detach() ("the max is a constant"): the values are
+right, but the gradient is built on a constant, so backward(create_graph=True) gives a gradient
+that cannot be differentiated again. No numpy array is wrapped as a constant here: the hint must
+name the detached input too."""
+NOTEBOOK = "03_stable_softmax"
+CELLS = {
+    "task3_3_logsumexp_op": '''
+class LogSumExp(TensorOp):
+    """Task 3.3"""
+
+    def __init__(self, axes=None):
+        self.axes = axes
+
+    def compute(self, a):
+        return logsumexp_stable(a, axis=reduced_axes(self.axes, a.ndim))
+
+    def gradient(self, out_grad, node):
+        a = node.inputs[0].detach()   # the max is a constant: no gradient through it
+        shape = a.shape
+        kept = kept_shape(shape, self.axes)
+        m = np.max(a.realize_cached_data(), axis=reduced_axes(self.axes, len(shape)), keepdims=True)
+        empty = np.isneginf(m)
+        m = np.where(empty, 0, m)
+        e = ops.exp(a - ops.broadcast_to(Tensor.make_const(m), shape))
+        total = ops.reshape(ops.summation(e, self.axes), kept)
+        total = total + Tensor.make_const(empty.astype(total.dtype))
+        softmax = e / ops.broadcast_to(total, shape)
+        return ops.broadcast_to(ops.reshape(out_grad, kept), shape) * softmax
+
+
+def logsumexp(a, axes=None):
+    return LogSumExp(axes)(a)
+''',
+}
+MUST_FAIL = ['test_op_gradient_is_differentiable']
+HINT = 'not from a detached input'
+VISIBLE = True
