@@ -48,6 +48,25 @@ MAX_SCALED = ("you divide by the largest pixel of this data (X.max()): divide by
               "of load_digits, so that every set of digits is scaled alike, whatever its brightest pixel")
 SHUFFLED = ("dataset[i] returned another sample's pixels: keep row i of X with label i of y, in their order (the "
             "DataLoader shuffles, the dataset must not)")
+READ_CHANGES = ("reading an item changed the dataset's stored pixels (dataset[i] read twice gave different "
+                "features): divide into a new array, not in place")
+X_CHANGED = ("DigitsDataset changed the X it was given, its caller's array (X is the caller's data, used again "
+             "elsewhere): divide into a new array, not in place")
+
+
+def reading_problem(r, X_in) -> str | None:
+    """What reading the items twice showed (the probe's ``again``): the caller's X changed, or
+    the second read of an item differs from the first."""
+    after = expect_array(r["X_after"], X_CHANGED)
+    if after.shape != X_in.shape or not np.array_equal(after, np.asarray(X_in, dtype=np.float64)):
+        return X_CHANGED
+    for first, second in zip(r["items"], r["again"], strict=True):  # strict: a reply short of items fails
+        one, two = first["values"], second["values"]
+        if one is None or two is None or np.shape(one) != (64,):
+            continue  # judged by the shape and type checks
+        if np.shape(two) != np.shape(one) or not np.allclose(two, one, rtol=1e-6, atol=1e-7, equal_nan=True):
+            return READ_CHANGES
+    return None
 
 
 def features_problem(item, X, i) -> str | None:
@@ -72,8 +91,10 @@ def test_dataset_features(observe, submission_seed):
     indices = [0, 7, 39]
     # load_digits gives float64 pixels; integer pixels must work too, and so must dimmer digits
     for X_in, X_ref in ((X, X), (X.astype(np.int64), X), (dim, dim)):
-        r = observe(P.dataset_items, X=X_in, y=y, indices=indices)
+        r = observe(P.dataset_items, X=X_in, y=y, indices=indices, again=True)
         assert r["len"] == 40, "len(dataset) must be the number of samples (the rows of X)"
+        problem = reading_problem(r, X_in)  # every item read twice: reads must change nothing
+        assert problem is None, problem
         for item, i in zip(r["items"], indices, strict=True):  # strict: a reply short of items fails
             assert item["tuple"], "dataset[i] must return a tuple of two: (features, label)"
             assert item["is_array"], ARRAY
@@ -150,7 +171,8 @@ RESET = ("the gradient used at a step includes the gradients of earlier batches:
          "so call opt.reset_grad() before every batch's loss.backward()")
 MEAN = ("train_epoch must return the mean loss per sample over the whole epoch: add each batch's loss times its "
         "number of samples, then divide by the number of samples (the last batch may be smaller)")
-FLOAT = "train_epoch must return a Python float (build the total from loss.numpy().item())"
+FLOAT = ("train_epoch must return a Python float, not a needle Tensor or a numpy value: add up each batch's loss as a "
+         "Python number (its array's single element)")
 LOOP = ("the model after your epochs differs from one SGD step per batch: for every batch call opt.reset_grad(), "
         "loss = loss_fn(model(X), y), loss.backward(), opt.step()")
 ZERO_GRAD = ("train_epoch calls opt.zero_grad(), PyTorch's name: the course's optimizers (your SGD of notebook 05 "
@@ -281,18 +303,23 @@ def partly_right_classifier(seed: int):
 
 BATCHES = ("accuracy divides by the number of batches: divide the number of correctly classified samples by the "
            "number of samples")
+SMALLER_LAST = ("accuracy counts loader.batch_size samples for every batch, but the last batch can be smaller: count "
+                "the samples each batch actually holds")
 FLAT_ARGMAX = ("accuracy takes one argmax over the whole batch of logits: take it along the classes, axis 1, one "
                "prediction per sample")
 
 
-def accuracy_message(value, logits, y, batch_size, fallback) -> str:
-    """The message for a wrong accuracy (unshuffled batches of ``batch_size``), by the slip it matches."""
+def accuracy_message(value, logits, y, batch_size, fallback, shuffled=False) -> str:
+    """The message for a wrong accuracy (batches of ``batch_size``), by the slip it matches. The
+    slips that depend on which samples share a batch are judged on unshuffled batches only."""
     batches = [(logits[k:k + batch_size], y[k:k + batch_size]) for k in range(0, len(y), batch_size)]
     correct = sum(int((lg.argmax(axis=1) == yb).sum()) for lg, yb in batches)
     flat = sum(int((lg.argmax() == yb).sum()) for lg, yb in batches) / len(y)
     if np.isclose(value, correct / len(batches)):
         return BATCHES
-    if np.isclose(value, flat) and not np.isclose(flat, correct / len(y)):
+    if len(y) % batch_size and np.isclose(value, correct / (len(batches) * batch_size)):
+        return SMALLER_LAST  # every batch counted as a full one
+    if not shuffled and np.isclose(value, flat) and not np.isclose(flat, correct / len(y)):
         return FLAT_ARGMAX
     return fallback
 
@@ -309,7 +336,7 @@ def test_accuracy_value(observe, submission_seed):
         r = observe(P.run_accuracy, W=W, b=b, X=X, y=y, batch_size=batch_size, shuffle=shuffle, seed=submission_seed + 832)
         assert r["is_float"], ACC_FLOAT
         if not np.isclose(r["value"], want, rtol=1e-6, atol=1e-9):
-            raise AssertionError(ACCURACY if shuffle else accuracy_message(r["value"], logits, y, batch_size, ACCURACY))
+            raise AssertionError(accuracy_message(r["value"], logits, y, batch_size, ACCURACY, shuffled=shuffle))
 
 
 @graded("8.3", points=1)

@@ -64,15 +64,21 @@ TOPO_PROBLEMS = {
     "aborted": (f"find_topo_sort follows every path: a graph of a few dozen nodes can have 10^12 of them or more; {VISITED} "
                 "and visit each once"),
     "changed": "find_topo_sort changed the graph: walk it without editing .inputs or .op",
+    "emptied": "find_topo_sort emptied node_list, its caller's list: work on a copy (the caller still needs its list)",
+    "list changed": ("find_topo_sort changed node_list, its caller's list: work on a copy (the caller still needs its "
+                     "list as it gave it)"),
 }
 
 
-def topo_problem(f: dict, nodes: list) -> str | None:
-    """What is wrong with the student's order ``f`` of the graph ``nodes`` (None: nothing)."""
+def topo_problem(f: dict, nodes: list, node_list: bool = True) -> str | None:
+    """What is wrong with the student's order ``f`` of the graph ``nodes`` (None: nothing);
+    with ``node_list``, an edit of the list it was given counts too."""
     if f["aborted"]:
         return "aborted"
     if not f["unchanged"]:  # numbered only when unchanged
         return "changed"
+    if node_list and f["node_list"] != "kept":
+        return "emptied" if f["node_list"] == "emptied" else "list changed"
     if f["kind"] == "other":
         return "kind"
     order = f["order"]
@@ -198,7 +204,8 @@ def _topo_problem_of_student(observe, graph: str, reads_per_node: int | None, **
         f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
     except StudentCodeError:
         return None
-    return topo_problem(f, numbered(graph, **kwargs))
+    # its order only: compute_gradient_of_variables gives it a list of its own, edits of which harm nothing
+    return topo_problem(f, numbered(graph, **kwargs), node_list=False)
 
 
 def reference(graph: str, out_grad, **kwargs) -> list:

@@ -123,11 +123,18 @@ def _item(item) -> dict:
     return report
 
 
+def _pixels(X) -> np.ndarray:
+    """The values of the X given to the dataset (this probe's own array), read from its memory."""
+    return np.array(np.ndarray.view(X, np.ndarray), dtype=np.float64)
+
+
 @probe("DigitsDataset")
-def dataset_items(ns, X, y, indices, transforms=None, batch_size=8):
+def dataset_items(ns, X, y, indices, transforms=None, batch_size=8, again=False):
     """DigitsDataset(X, y[, transforms]): its length, the items at ``indices``, the transform's
     calls (while the dataset was built, then while the items were read: the shapes it saw), and
-    the first batch of a DataLoader over it."""
+    the first batch of a DataLoader over it. With ``again``, the items at ``indices`` read a
+    second time, and the X given to the dataset as it is after the reads (the trusted side
+    compares both with what it knows: reading must change neither)."""
     DigitsDataset = need(ns, "DigitsDataset")
     flip = RecordingFlip()
     if transforms is None:
@@ -138,6 +145,7 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8):
     n = len(dataset)
     items = [_item(dataset[int(i)]) for i in indices]
     seen = flip.shapes[at_init:]
+    reread = {"again": [_item(dataset[int(i)]) for i in indices], "X_after": _pixels(X)} if again else {}
     batch = {"ok": False, "x_shape": [], "x_dtype": "", "y_kind": "", "y": None}
     try:
         xb, yb = next(iter(ndl.data.DataLoader(dataset, batch_size=int(batch_size))))
@@ -147,7 +155,7 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8):
     except Exception:
         pass
     return {"len": n if _is_int(n) else -1, "items": items, "transform_calls_at_init": at_init,
-            "transform_shapes": seen, "batch": batch}
+            "transform_shapes": seen, "batch": batch} | reread
 
 
 # --- Task 8.2: train_epoch ------------------------------------------------------------------

@@ -262,15 +262,21 @@ def _grad(g) -> dict:
 @probe("find_topo_sort")
 def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
     """The student's find_topo_sort(roots) as node numbers (-1: not a node of the graph), or
-    "changed" when it edited the graph. Nodes are numbered after the call."""
+    "changed" when it edited the graph; and whether the list it was given (node_list, the
+    caller's) still holds the same nodes, by identity, in the same order. Nodes are numbered
+    after the call."""
     fn = need(ns, "find_topo_sort")
     roots = build(graph, **kwargs)
     before = _structure(roots)
-    order, aborted = _bounded(lambda: fn(list(roots)), roots, reads_per_node)
+    given, kept = list(roots), tuple(roots)  # node_list, and what it held (a tuple: nothing can edit it)
+    order, aborted = _bounded(lambda: fn(given), roots, reads_per_node)
     if aborted:
         return {"aborted": True}
+    # list's own length and identity (``is``): nothing the student's objects define is called
+    node_list = "kept" if list.__len__(given) == len(kept) and all(a is b for a, b in zip(given, kept)) else (
+        "emptied" if list.__len__(given) == 0 else "changed")
     out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
-           "unchanged": _structure(roots) == before}
+           "unchanged": _structure(roots) == before, "node_list": node_list}
     if out["kind"] != "other" and out["unchanged"]:
         number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
         out["order"] = [number.get(id(v), -1) for v in order]
