@@ -29,7 +29,7 @@ CAUSES = {
     "matmul_shape": "a matrix product of mismatched shapes in {detail}: the last axis of the left operand must equal the second-to-last axis of the right (print the shapes: is one transposed, or are they swapped?)",
     "reshape_size": "a reshape into a shape with another number of elements in {detail}: print the shape going in and the one asked for",
     "broadcast_shape": "a broadcast to a shape this tensor cannot reach in {detail}: each axis must match or be 1 and new axes go in front (reshape first, a reduced axis back as size 1)",
-    "dtype_mismatch": "a dtype mismatch in {detail}: needle does not promote dtypes; make both float32",
+    "dtype_mismatch": "a dtype mismatch in {detail}: needle does not promote dtypes: give a tensor you build the dtype of those it meets (dtype=x.dtype)",
     "scalar_dtype": "a scalar that would change the tensor's dtype in {detail}",
     "tensor_truth": "a Tensor used as a condition (if, not, and, or, while): its truth value is ambiguous; to check for a missing value test `is None` (or `is not None`)",
     "array_truth": "an array used as a condition (if, not, and, or, while): its truth value is ambiguous; use .any() or .all(), or test `is None` for a missing value",

@@ -49,7 +49,7 @@ def submit(release_root: Path, folder: Path, notebook: str, replace: dict) -> No
 
 
 NB1, NB2, NB7 = "01_graph_accumulation", "02_detach", "07_init_variance"
-NB8, NB9 = "08_train_digits", "09_backward"
+NB6, NB8, NB9 = "06_tensor_tuple", "08_train_digits", "09_backward"
 COUNT, DEPTH = "task1_1_count_graph_nodes", "task1_2_graph_depth"
 COPYING_DETACH = '''
 def detach(t):
@@ -490,6 +490,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
+    "float32_zero": {NB6: {"task6_3_split": "{split_float32_zero}"}},
 }
 NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv"}
 
@@ -554,7 +555,11 @@ def _graded_batch(request, release_root) -> dict:
     submitted = root / "submitted"
     cells = {**solution_cells(NB1)}
     import needle.autograd
-    values = {"{count}": cells[COUNT], "{depth}": cells[DEPTH], "SOLUTIONS": repr(str(LECTURE8.source_notebook(NB1))),
+    split = solution_cells(NB6)["task6_3_split"]
+    assert "grad = part if grad is None else grad + part" in split
+    values = {"{split_float32_zero}": split.replace("grad = None", "grad = ndl.init.zeros(*shape)").replace(
+                  "grad = part if grad is None else grad + part", "grad = grad + part"),
+              "{count}": cells[COUNT], "{depth}": cells[DEPTH], "SOLUTIONS": repr(str(LECTURE8.source_notebook(NB1))),
               "NEEDLE_SOURCE": repr(needle.autograd.__file__),
               "WANTED": repr(needle.autograd.graph_node_count.__code__.co_code[:48].hex())}
     for student, notebooks in THREATS.items():
@@ -705,6 +710,16 @@ def test_a_reply_flooded_with_values_is_refused_unread(batch):
 def test_lines_continued_with_operators_are_python_not_magics(batch):
     """A continued line starting with != or % is Python (a magic starts a statement)."""
     assert score(batch, "continued_lines") == points(NB1), messages(batch, "continued_lines")
+
+
+def test_an_error_needle_raises_on_the_students_line_shows_that_line(batch):
+    """Not a threat: a float32 zero added to float64 adjoints in Task 6.3. Every failed test shows
+    the student's own line and one cause (the probe raises needle's error again when it came
+    from a line of theirs, instead of a fixed word without a line)."""
+    failed = messages(batch, "float32_zero", NB6)
+    assert failed and len(set(failed)) == 1, failed
+    assert "of your cell, in `def gradient(self, out_grad, node):`: `grad = grad + part`: a dtype mismatch" in failed[0]
+    assert points(NB6) - points(NB6, "6.3") <= score(batch, "float32_zero", NB6) < points(NB6)  # float32 inputs pass
 
 
 def test_non_ascii_identifiers_score_full_marks(batch):
