@@ -36,8 +36,8 @@ def model(graph: dict) -> list[list[int]]:
     detached leaf, with no inputs)."""
     requires, inputs = [], []
     for kind, *args in graph["nodes"]:
-        if kind in ("leaf", "const"):
-            requires.append(kind == "leaf")
+        if kind in ("leaf", "const", "one"):
+            requires.append(kind != "const")
             inputs.append([])
         else:
             needs = any(requires[i] for i in args)
@@ -59,6 +59,19 @@ def node_count(graph: dict) -> int:
             seen.add(i)
             stack.extend(inputs[i])
     return len(seen)
+
+
+def value_count(graph: dict) -> int:
+    """The distinct values among the reachable nodes (what a walk that tells nodes apart by value counts)."""
+    output = P.build(graph)[-1]
+    seen, values, stack = set(), set(), [output]
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            values.add(tuple(v.numpy().ravel().tolist()))
+            stack.extend(v.inputs)
+    return len(values)
 
 
 def depth_of(graph: dict) -> int:
@@ -132,7 +145,10 @@ TWO_LEAVES = {"nodes": [["leaf"], ["leaf"], ["const"], ["scale", 2], ["mul", 0, 
 # the sum of both branches' depths plus 1 would be 5, the first (short) branch alone 2
 UNBALANCED = {"nodes": [["leaf"], ["shift", 0], ["scale", 0], ["scale", 2], ["scale", 3], ["add", 1, 4]]}
 CHAIN3 = {"naive_loop": 3}                                                 # 1 + 2 * 3 = 7 nodes, 3 adds deep
-DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3]
+# a = 1, b = 1, c = a * b = 1, d = c + a = 2: 4 nodes, depth 2; told apart by value, 2 (the values 1 and 2),
+# where following only first inputs gives 3
+EQUAL_VALUES = {"nodes": [["one"], ["one"], ["mul", 0, 1], ["add", 2, 0]]}
+DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3, EQUAL_VALUES]  # new ones at the end
 
 
 # --- what the student reads: one message per mistake ------------------------------------------------
@@ -143,6 +159,8 @@ COUNT_LEAVES = ("count_graph_nodes counts only the nodes made by ops: leaves and
                 "is a graph of one node)")
 COUNT_PATHS = ("count_graph_nodes counts a node once per path that reaches it: a node reached along several paths "
                "counts once; remember the nodes you visited (by identity)")
+COUNT_BY_VALUE = ("count_graph_nodes merged distinct nodes that hold equal values: two tensors of the same value are "
+                  "two nodes; tell nodes apart by identity (id(node)), not by their values")
 COUNT_FOLLOW = ("count_graph_nodes finds fewer nodes than the graph has: follow every input of every node (not only "
                 "the first) down to the leaves, and count the leaves and constants too")
 COUNT_EXPONENTIAL = ("count_graph_nodes follows every path: a graph of a hundred nodes can have about 10^18 of them; "
@@ -192,6 +210,8 @@ def count_hint(observe) -> str | None:
         return COUNT_T_ITSELF
     if got == want:
         return None
+    if got == [value_count(g) for g in DIAGNOSTIC]:  # EQUAL_VALUES tells it from every other mistake
+        return COUNT_BY_VALUE
     paths = {2: 5, 3: 7}  # the self-sum and the diamond counted along paths (b twice; b, a and b + b's inputs)
     if any(got[i] == n for i, n in paths.items()) or any(v > w for v, w in zip(got, want)):
         return COUNT_PATHS
