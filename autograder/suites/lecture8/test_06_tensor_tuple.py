@@ -65,12 +65,15 @@ def _fused_values_problem(items, a, c0, c1) -> str | None:
     return FUSED_VALUES
 
 
+COMPUTE_ARRAYS = "each output of compute must be a numpy array (compute works on numpy, not on Tensors)"
+
+
 def _compute_problem(out, a, c0, c1) -> str | None:
     """What is wrong with compute's result, container, values, then dtype (None: nothing)."""
     if out["kind"] != "tuple":
         return FUSED_KIND.get(out["kind"], "compute must return a Python tuple of two numpy arrays")
     if not out["all_arrays"]:
-        return "each output of compute must be a numpy array (compute works on numpy, not on Tensors)"
+        return COMPUTE_ARRAYS
     problem = _fused_values_problem(out["items"], a, c0, c1)
     if problem:
         return problem
@@ -128,6 +131,8 @@ def _fused_node_problem(out, a, c0, c1) -> str | None:
         return "fused_add_scalars must return a needle TensorTuple, the node made by applying your op to a"
     if not out["input_unchanged"]:
         return "compute changed its input array: return new arrays, do not add in place"
+    if out.get("items_not_arrays"):
+        return COMPUTE_ARRAYS
     problem = _fused_values_problem(out["items"], a, c0, c1)
     if problem:
         return problem

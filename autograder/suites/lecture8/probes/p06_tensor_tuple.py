@@ -63,6 +63,11 @@ def _needle_error(exc: ValueError) -> str:
     return ""
 
 
+def _numeric(x) -> bool:
+    """A numeric numpy array or scalar: what compute's outputs must be (a Tensor is not)."""
+    return isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype.kind in "biuf"
+
+
 def _tuple_items(value) -> str:
     """What a Python tuple or list holds: "tensors", "arrays" or "other"."""
     if all(isinstance(v, Tensor) for v in value):
@@ -183,7 +188,7 @@ def compute_result(ns, a, c0: float, c1: float):
     out = need(ns, "FusedAddScalars")(c0, c1).compute(a)
     kind = _kind(out)
     items = None
-    if kind in ("tuple", "list", "ndarray") and len(out) <= 8:
+    if kind in ("tuple", "list", "ndarray") and len(out) <= 8 and all(_numeric(x) for x in out):
         items = [np.asarray(x) for x in out]
     return {
         "kind": kind,
@@ -212,7 +217,9 @@ def fused_result(ns, a, c0: float, c1: float):
         info["len"] = len(t)
         if len(t) <= 8:
             items = [t[i] for i in range(len(t))]  # indexing: TupleGetItem nodes
-            info["items"] = [np.asarray(v.numpy()) for v in items]
+            values = [v.numpy() for v in items]
+            info["items"] = [np.asarray(v) for v in values] if all(_numeric(v) for v in values) else None
+            info["items_not_arrays"] = info["items"] is None  # compute gave something else (Tensors)
             info["items_are_getitem"] = all(isinstance(v.op, ndl.ops.TupleGetItem) for v in items)
     elif isinstance(t, (tuple, list)) and len(t) <= 8 and all(isinstance(v, Tensor) for v in t):
         info["items"] = [np.asarray(v.numpy()) for v in t]  # a Python tuple of Tensors
