@@ -160,6 +160,33 @@ def compute_gradient_of_variables(output_tensor, out_grad):
                 value.clear()
 '''
 
+# Task 1.1 by a recursive walk (it hits Python's recursion limit on the deep chain) that first
+# looks for the graph's node list in the probes' frames and globals (its length is the count).
+# The probes hold only the graph's output while the student's function runs.
+FRAME_CLIMB_COUNT = _CLIMB + '''
+def _held(t):
+    for here in _frames():
+        for value in list(here.values()):
+            for item in (value, *(value.values() if isinstance(value, dict) else ())):
+                for candidate in (item, *(item if isinstance(item, tuple) else ())):
+                    if isinstance(candidate, list) and candidate and candidate[-1] is t:
+                        return len(candidate)
+    return None
+
+def count_graph_nodes(t) -> int:
+    held = _held(t)
+    if held is not None:
+        return held
+    seen = set()
+    def visit(node):
+        if id(node) not in seen:
+            seen.add(id(node))
+            for x in node.inputs:
+                visit(x)
+    visit(t)
+    return len(seen)
+'''
+
 # Task 8.1's features as an ndarray subclass of one zero that claims shape (64,) and stacks into
 # a batch of the right shape: the probe reads shape, dtype and values from the array's memory.
 FAKE_FEATURES = """
@@ -486,6 +513,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "locks_scratch": {NB1: {COUNT: "{count}\n" + LOCKS_SCRATCH}},
     "survives": {NB1: {DEPTH: SURVIVES}},
     "custom_exception": {NB1: {DEPTH: CUSTOM_EXCEPTION}},
+    "frame_climb_count": {NB1: {COUNT: FRAME_CLIMB_COUNT}},
     "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
@@ -690,6 +718,15 @@ def test_answers_taken_from_the_probes_frames_score_nothing(batch):
     the student's code runs, and a reply short of a .grad per node fails. The climb is flagged."""
     assert score(batch, "frame_climb", NB9) == 0, messages(batch, "frame_climb", NB9)
     assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_climb", NB9))
+
+
+def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):
+    """While count_graph_nodes runs, no list of the graph's nodes is held anywhere in the worker:
+    a recursive walk that looks for one loses the deep chain (the recursion limit) as it should."""
+    failed = {r["test"] for r in rows(batch) if r["student"] == "frame_climb_count" and r["notebook"] == NB1
+              and float(r["score"]) == 0}
+    assert "test_count_deep_chain" in failed, messages(batch, "frame_climb_count")
+    assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_climb_count"))
 
 
 def test_an_array_claiming_a_shape_it_does_not_have_fails(batch):

@@ -27,9 +27,6 @@ GRAPH_WALKS = ["needle.autograd._topo_order", "needle.autograd.find_topo_sort", 
                "needle.autograd.compute_gradient_of_variables", "needle.viz"]
 OWN_WORK = {"1.1": ("count_graph_nodes", GRAPH_WALKS), "1.2": ("graph_depth", GRAPH_WALKS)}
 
-OP_NAMES = {"add": "EWiseAdd", "mul": "EWiseMul", "scale": "MulScalar", "shift": "AddScalar"}
-
-
 # --- the trusted model of a graph description ------------------------------------------------------
 def model(graph: dict) -> list[list[int]]:
     """The inputs each node keeps (eager mode: an op none of whose inputs requires grad returns a
@@ -99,10 +96,6 @@ def op_count(graph: dict) -> int:
             seen.add(i)
             stack.extend(inputs[i])
     return sum(1 for i in seen if inputs[i])
-
-
-def expected_structure(graph: dict) -> list:
-    return [[OP_NAMES[node[0]] if ins else None, ins] for node, ins in zip(graph["nodes"], model(graph))]
 
 
 def random_graph(rng, leaves: int, ops: int) -> dict:
@@ -332,7 +325,7 @@ def test_count_leaves_graph_unchanged(observe, submission_seed):
     """count_graph_nodes does not modify the graph (and counts it)"""
     for graph in random_graphs(submission_seed, 40, 2):
         r = check(observe, COUNT, graph, node_count(graph), "count_graph_nodes is wrong on a graph with shared nodes")
-        assert r["structure"] == expected_structure(graph), COUNT_CHANGED
+        assert r["unchanged"], COUNT_CHANGED
 
 
 # --- Task 1.2: graph_depth -----------------------------------------------------------------------------
@@ -403,4 +396,4 @@ def test_depth_leaves_graph_unchanged(observe, submission_seed):
     """graph_depth does not modify the graph (and measures it)"""
     for graph in random_graphs(submission_seed, 100, 2):
         r = check(observe, DEPTH, graph, depth_of(graph), "graph_depth is wrong on a graph with shared nodes")
-        assert r["structure"] == expected_structure(graph), DEPTH_CHANGED
+        assert r["unchanged"], DEPTH_CHANGED

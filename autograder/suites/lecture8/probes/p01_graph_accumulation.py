@@ -2,12 +2,15 @@
 the trusted side chooses (it derives the expected counts and depths from the same descriptions),
 handed to the student's count_graph_nodes / graph_depth.
 
-A probe returns what the student's function returned, and, where it matters, the graph's
-structure afterwards as plain data (which op made each node, from which nodes): the trusted side
-compares it with the structure it expects. The work limits below (reads of ``.inputs``, CPU
-seconds) only ever stop a walk early, so they can cost a point but never earn one: a fast answer
-still has to come within the time limit the grader measures from outside."""
+A probe returns what the student's function returned, and, where it matters, whether the graph
+is unchanged afterwards (a digest of its ops and inputs, taken before and after). While the
+student's function runs, the probe holds only the graph's output: no list of its nodes, whose
+length or order would be the answer (the process is the student's to read). The work limits
+below (reads of ``.inputs``, CPU seconds) only ever stop a walk early, so they can cost a point
+but never earn one: a fast answer still has to come within the time limit the grader measures
+from outside."""
 import gc
+import hashlib
 import time
 
 import numpy as np
@@ -93,20 +96,6 @@ def _ladder(n: int) -> list:
     return built
 
 
-_OP = Value.__dict__["op"]
-
-
-def _snapshot(built: list) -> tuple:
-    """Every built node's op and inputs objects (map with needle's slots: no Python call per
-    node)."""
-    return list(map(_OP.__get__, built)), list(map(_INPUTS.__get__, built))
-
-
-# The 100,000-step graph takes a second to build: built once per worker and reused while its
-# nodes keep their ops and inputs (after a student's function changed it, it is built again).
-_BIG: dict = {}
-
-
 def build(graph: dict) -> list:
     """Every node of ``graph`` as built, constants included (the last one is its output)."""
     if "nodes" in graph:
@@ -114,12 +103,7 @@ def build(graph: dict) -> list:
     (kind, n), = graph.items()
     if n < 10_000:
         return {"naive_loop": _naive_loop, "ladder": _ladder}[kind](n)
-    make = {"naive_loop": _naive_loop_assembled, "ladder": _ladder}[kind]
-    if kind in _BIG and _BIG[kind][0] == n and _snapshot(_BIG[kind][1]) == _BIG[kind][2]:
-        return _BIG[kind][1]
-    _BIG.clear()
-    built = make(n)
-    _BIG[kind] = (n, built, _snapshot(built))
+    built = {"naive_loop": _naive_loop_assembled, "ladder": _ladder}[kind](n)
     # Out of the collector's generations: otherwise every full collection the student's walk
     # triggers (its dict or stack of 200,000 entries) traverses the 200,000 nodes again, 0.2 s of
     # an honest graph_depth's 0.5 s. The same for every submission; the walk itself is untouched.
@@ -127,15 +111,20 @@ def build(graph: dict) -> list:
     return built
 
 
-def structure(built: list) -> list:
-    """[op class name or None, [index in ``built`` of each input, -1 for any other object]] of
-    every built node, as it is now: plain data for the trusted side to compare."""
-    index = {id(v): i for i, v in enumerate(built)}
-    out = []
-    for v in built:
-        inputs = v.inputs if isinstance(v.inputs, tuple) else ()
-        out.append([None if v.op is None else type(v.op).__name__, [index.get(id(x), -1) for x in inputs]])
-    return out
+def digest(output) -> str:
+    """A digest of the graph reachable from ``output`` as it stands (each node's op class and its
+    inputs, by identity): equal before and after a walk that changed nothing. One string: unlike
+    the graph's node list or structure, it tells a walk nothing (its length is not the count)."""
+    edges, seen, stack = [], set(), [output]
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            inputs = _INPUTS.__get__(v)
+            op = Value.__dict__["op"].__get__(v)
+            edges.append((id(v), None if op is None else type(op).__name__, tuple(id(x) for x in inputs)))
+            stack.extend(inputs)
+    return hashlib.sha256(repr(sorted(edges, key=repr)).encode()).hexdigest()
 
 
 # --- limits on a walk: reads of .inputs and CPU seconds ------------------------------------------
@@ -172,35 +161,41 @@ class _Counted(ndl.Tensor):
 
 
 def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool) -> dict:
-    """fn(output) stopped once it reads .inputs more than ``reads_per_node`` times per node or
-    uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}.
+    """fn(output) stopped once it reads .inputs more than about ``reads_per_node`` times per node
+    or uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}. ``built`` (the
+    graph's nodes, output last) is emptied first: while the student's code runs this process holds
+    no list of the nodes (its length is Task 1.1's answer, its order a topological one), and the
+    budget of reads is rounded up to a power of two (a figure of the count to within a factor 2).
 
     A ``chain`` (the naive loop's graph: one path to each node, so no walk reads too often) has
     only every SPARSE_EVERY-th node counted, each read of it checking the clock: the time limit
-    without a Python call per node."""
-    counted = built[::SPARSE_EVERY] if chain else built
-    for v in counted:
+    without a Python call per node. The graph is the probe's own and dies with it: no node is
+    re-classed back."""
+    for v in built[::SPARSE_EVERY] if chain else built:
         v.__class__ = _Counted
-    _limit.update(reads=0, budget=1 << 62 if chain else reads_per_node * len(built), clock_every=1 if chain else 32,
-                  until=time.process_time() + cpu_seconds, why="")
+    nodes, output = len(built), built[-1]
+    built.clear()
+    _limit.update(reads=0, budget=1 << 62 if chain else reads_per_node * (1 << (nodes - 1).bit_length()),
+                  clock_every=1 if chain else 32, until=time.process_time() + cpu_seconds, why="")
+    del nodes
     try:
-        return {"value": fn(built[-1]), "stopped": ""}
+        return {"value": fn(output), "stopped": ""}
     except _Stopped:
         return {"value": None, "stopped": _limit["why"]}
     finally:
         _limit.update(budget=1 << 62, until=float("inf"))
-        for v in counted:
-            v.__class__ = ndl.Tensor
 
 
 # --- probes ----------------------------------------------------------------------------------------
 @probe("count_graph_nodes", "graph_depth")
 def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: float = 5.0):
-    """name(output of graph), within the limits; the graph's structure afterwards."""
+    """name(output of graph), within the limits; whether the graph is unchanged afterwards."""
     fn = need(ns, name)
     built = build(graph)
+    output = built[-1]
+    before = digest(output) if "nodes" in graph else ""
     result = _limited(fn, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph)
-    return result | {"structure": structure(built) if "nodes" in graph else None}
+    return result | {"unchanged": digest(output) == before if "nodes" in graph else True}
 
 
 @probe("count_graph_nodes", "graph_depth")
