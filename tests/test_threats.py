@@ -49,7 +49,7 @@ def submit(release_root: Path, folder: Path, notebook: str, replace: dict) -> No
 
 
 NB1, NB2, NB7 = "01_graph_accumulation", "02_detach", "07_init_variance"
-NB6, NB8, NB9 = "06_tensor_tuple", "08_train_digits", "09_backward"
+NB4, NB6, NB8, NB9 = "04_module_parameters", "06_tensor_tuple", "08_train_digits", "09_backward"
 COUNT, DEPTH = "task1_1_count_graph_nodes", "task1_2_graph_depth"
 COPYING_DETACH = '''
 def detach(t):
@@ -185,6 +185,88 @@ def count_graph_nodes(t) -> int:
                 visit(x)
     visit(t)
     return len(seen)
+'''
+
+# Answers copied from what a probe held while calling the student's code (a red-team run found
+# them): 04's labels of the tree being walked (its Parameters in order) and its record of built
+# Parameters; 07's first draw while it re-seeds and draws again; 08's first read of an item while
+# it reads it again. The probes hold nothing of the kind now (a digest where a comparison needs
+# one); the code below is otherwise wrong, so only a stolen value could pass.
+_CLIMB_G = _CLIMB + """
+_globals_of = operator.attrgetter("f_globals")
+
+def _frame_objects():
+    try:
+        raise ValueError
+    except ValueError as exc:
+        frame = _frame_of(exc.__traceback__)
+    while frame is not None:
+        yield frame
+        frame = _caller(frame)
+"""
+STEALS_LABELS = _CLIMB_G + '''
+class Parameter(ndl.Tensor):
+    """a marker"""
+
+
+class Module:
+    def parameters(self) -> list:
+        for frame in _frame_objects():
+            for value in list(_names(frame).values()):
+                if type(value) is dict and any(v is self for v in value.values()):
+                    return [v for v in value.values() if isinstance(v, Parameter)]
+            built = _globals_of(frame).get("_BUILT")
+            if built is not None and hasattr(built, "valuerefs") and len(built):
+                return [v for v in list(built.values()) if isinstance(v, Parameter)]
+        return [v for v in self.__dict__.values() if isinstance(v, Parameter)]  # direct attributes only
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError()
+'''
+_STEAL_FIRST = '''    for here in _frames():
+        first = here.get("first")
+        if "second" in here and isinstance(first, dict) and first.get("values") is not None:
+            return ndl.Tensor(first["values"], dtype="float32", requires_grad=False)
+'''
+STEALS_FIRST_DRAW = {
+    "task7_1_kaiming_normal": _CLIMB + '''
+def kaiming_normal(fan_in, fan_out):
+''' + _STEAL_FIRST + '''    draw = np.random.default_rng().standard_normal((fan_in, fan_out)) * np.sqrt(2.0 / fan_in)
+    return ndl.Tensor(draw, dtype="float32", requires_grad=False)
+''',
+    "task7_2_kaiming_uniform": _CLIMB + '''
+def kaiming_uniform(fan_in, fan_out):
+''' + _STEAL_FIRST + '''    bound = np.sqrt(6.0 / fan_in)
+    return ndl.Tensor(np.random.default_rng().uniform(-bound, bound, (fan_in, fan_out)), dtype="float32",
+                      requires_grad=False)
+''',
+}
+STEALS_FIRST_READ = _CLIMB + '''
+class DigitsDataset(ndl.data.Dataset):
+    def __init__(self, X, y, transforms=None):
+        super().__init__(transforms)
+        self.images = np.array(X, dtype=np.float32).reshape(-1, 8, 8, 1)
+        self.labels = np.asarray(y, dtype=np.int64)
+        self.reads = {}
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, index):
+        self.reads[index] = self.reads.get(index, 0) + 1
+        if self.reads[index] > 1:
+            for here in _frames():
+                items, indices = here.get("items"), here.get("indices")
+                if isinstance(items, list) and isinstance(indices, list) and index in [int(i) for i in indices]:
+                    report = items[[int(i) for i in indices].index(index)]
+                    if isinstance(report, dict) and report.get("values") is not None:
+                        return np.asarray(report["values"], dtype=np.float32), self.labels[index]
+        self.images[index] /= 16  # the mistake: its stored pixels scaled again on every read
+        image = self.apply_transforms(self.images[index])
+        return np.asarray(image, dtype=np.float32).reshape(64), self.labels[index]
 '''
 
 # Task 8.1's features as an ndarray subclass of one zero that claims shape (64,) and stacks into
@@ -494,7 +576,7 @@ ndl.autograd.live_tensor_count()
 """
 
 THREATS = {  # student -> {notebook: {grade_id: source}}
-    "honest": {NB1: {}, NB2: {}, NB7: {}, NB8: {}, NB9: {}},
+    "honest": {NB1: {}, NB2: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
     "os_probe": {NB1: {DEPTH: OS_PROBE}},
     "code_copy": {NB1: {COUNT: CODE_COPY}},
@@ -514,6 +596,9 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "survives": {NB1: {DEPTH: SURVIVES}},
     "custom_exception": {NB1: {DEPTH: CUSTOM_EXCEPTION}},
     "frame_climb_count": {NB1: {COUNT: FRAME_CLIMB_COUNT}},
+    "steals_labels": {NB4: {"task4_1_module": STEALS_LABELS}},
+    "steals_first_draw": {NB7: STEALS_FIRST_DRAW},
+    "steals_first_read": {NB8: {"task8_1_digits_dataset": STEALS_FIRST_READ}},
     "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
@@ -639,7 +724,7 @@ def messages(batch, student, notebook=NB1) -> list[str]:
 
 def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
     assert batch["proc"].returncode == 0, batch["proc"].stderr[-2000:]
-    for notebook in (NB1, NB2, NB7, NB8, NB9):
+    for notebook in (NB1, NB2, NB4, NB7, NB8, NB9):
         assert score(batch, "honest", notebook) == points(notebook)
 
 
@@ -707,7 +792,7 @@ def test_handlers_and_needles_classes_replaced_are_claims_and_flagged(batch):
 
 
 def test_honest_work_raises_no_flag(batch):
-    for student, notebooks in (("honest", (NB1, NB2, NB7, NB8, NB9)), ("benign", (NB1,)), ("unicode_honest", (NB1,)),
+    for student, notebooks in (("honest", (NB1, NB2, NB4, NB7, NB8, NB9)), ("benign", (NB1,)), ("unicode_honest", (NB1,)),
                                ("continued_lines", (NB1,))):
         for notebook in notebooks:
             assert not flags(batch, student, notebook), (student, notebook, flags(batch, student, notebook))
@@ -727,6 +812,20 @@ def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(ba
               and float(r["score"]) == 0}
     assert "test_count_deep_chain" in failed, messages(batch, "frame_climb_count")
     assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_climb_count"))
+
+
+def failed_tests(batch, student, notebook) -> set:
+    return {r["test"] for r in rows(batch) if r["student"] == student and r["notebook"] == notebook and float(r["score"]) == 0}
+
+
+def test_values_a_probe_held_during_the_call_are_no_longer_there_to_copy(batch):
+    """04's tree labels, 07's first draw, 08's first read: copied from the probes' frames they passed
+    9, 2 and 2 points; the probes hold none of them now, and each theft is flagged."""
+    assert {"test_parameters_nested_modules", "test_parameters_in_dicts"} <= failed_tests(batch, "steals_labels", NB4)
+    assert {"test_normal_reproducible", "test_uniform_reproducible"} <= failed_tests(batch, "steals_first_draw", NB7)
+    assert "test_dataset_features" in failed_tests(batch, "steals_first_read", NB8)
+    for student, notebook in (("steals_labels", NB4), ("steals_first_draw", NB7), ("steals_first_read", NB8)):
+        assert any("code, closure or frame surgery" in f for f in flags(batch, student, notebook)), student
 
 
 def test_an_array_claiming_a_shape_it_does_not_have_fails(batch):

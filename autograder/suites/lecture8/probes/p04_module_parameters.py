@@ -51,7 +51,6 @@ def build_tree(node, Module, Parameter, objects: dict):
     if kind == "param":
         p = Parameter(np.full((2,), float(len(objects)), dtype=np.float32))
         objects[node[1]] = p
-        _BUILT[id(p)] = p
         return p
     if kind == "ref":
         return objects[node[1]]
@@ -101,13 +100,57 @@ def labels_of(found, objects: dict) -> list:
     return out
 
 
+def relabel(node, value, objects: dict) -> None:
+    """The labels ``build_tree`` gave, found again by walking ``node`` (the description) beside
+    ``value`` (what was built): attributes by name, items by position, dict values by key."""
+    kind = node[0]
+    if kind == "param":
+        objects[node[1]] = value
+    elif kind == "module":
+        try:
+            attrs = object.__getattribute__(value, "__dict__")
+        except AttributeError:
+            attrs = {}
+        for attr, child in node[2]:
+            relabel(child, attrs.get(attr) if type(attrs) is dict else None, objects)
+        objects[node[1]] = value
+    elif kind in ("list", "tuple"):
+        items = list(value) if type(value) in (list, tuple) else []
+        for k, child in enumerate(node[1]):
+            relabel(child, items[k] if k < len(items) else None, objects)
+    elif kind == "dict":
+        for key, child in node[1]:
+            relabel(child, value.get(key) if type(value) is dict else None, objects)
+    elif kind == "tensor":
+        objects[f"{PLAIN}#{len(objects)}"] = value
+
+
+def _param_labels(node) -> list:
+    """The labels of a tree description's Parameters."""
+    kind = node[0]
+    if kind == "param":
+        return [node[1]]
+    children = [c for _, c in node[2]] if kind == "module" else node[1] if kind in ("list", "tuple") else \
+        [c for _, c in node[1]] if kind == "dict" else []
+    return [label for c in children for label in _param_labels(c)]
+
+
 def _parameters_of(tree, Module, Parameter) -> dict:
+    # While parameters() runs, no record of the tree's objects is kept (its Parameters in order are
+    # the answer, and the student's code can read this process): the labels are found again after.
     objects: dict = {}
     root = build_tree(tree, Module, Parameter, objects)
+    objects.clear()  # the same dict: a constructor of the student's may have kept a reference to it
     found = root.parameters()
+    relabel(tree, root, objects)
     is_list = isinstance(found, list)
     items = list(found) if isinstance(found, (list, tuple)) or hasattr(found, "__next__") else []
-    return {"is_list": is_list, "labels": labels_of(items, objects)}
+    labels = labels_of(items, objects)
+    for label in _param_labels(tree):  # this tree's Parameters: "?earlier" in a later tree's answer
+        o = objects.get(label)
+        if o is not None:
+            _BUILT[id(o)] = o
+    return {"is_list": is_list, "labels": labels}
 
 
 @probe("Module", "Parameter")

@@ -1,6 +1,8 @@
 """Probes for 07_init_variance: draws from the student's kaiming_normal / kaiming_uniform, and
 activation_stds run with init functions built here (c * I, or c * N(0, 1) from numpy's global
 generator), whose results the trusted side recomputes from the seed it chose."""
+import hashlib
+
 import numpy as np
 
 import needle as ndl
@@ -56,14 +58,21 @@ def draw(ns, name: str, fan_in: int, fan_out: int, seed: int):
 
 @probe("kaiming_normal", "kaiming_uniform")
 def draw_twice_and_reseed(ns, name: str, fan_in: int, fan_out: int, seed: int):
-    """Two calls in a row, then the first again after re-seeding."""
+    """Two calls in a row, then the first again after re-seeding (the first as a digest)."""
     fn = need(ns, name)
     np.random.seed(seed)
-    first = _report(fn(fan_in, fan_out))
-    second = _report(fn(fan_in, fan_out))
+    first = values_digest(_report(fn(fan_in, fan_out))["values"])  # a string: the values are not kept
+    second = _report(fn(fan_in, fan_out))  # (a later call could copy them from this frame)
     np.random.seed(seed)
     again = _report(fn(fan_in, fan_out))
     return {"first": first, "second": second, "again": again}
+
+
+def values_digest(values) -> str:
+    """A digest of drawn values (float64, with their shape): the trusted side computes it from the
+    re-seeded draw to compare with the first one's."""
+    a = np.ascontiguousarray(values, dtype=np.float64)
+    return hashlib.sha256(repr(a.shape).encode() + a.tobytes()).hexdigest()
 
 
 @probe("activation_stds")

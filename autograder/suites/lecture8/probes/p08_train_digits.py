@@ -4,6 +4,8 @@ classes, on data given by the trusted side.
 
 Everything a probe returns is plain data; the trusted suite holds the expected values. The
 builders below are also imported by the suite, to compute references with needle's classes."""
+import hashlib
+
 import numpy as np
 
 import needle as ndl
@@ -100,6 +102,15 @@ class RecordingFlip:
         return np.flip(np.asarray(img), axis=1) if len(shape) == 3 else img
 
 
+def values_digest(values) -> str | None:
+    """A digest of a read's values (float64, with their shape), or None: the trusted side computes
+    it from the second read to compare with the first's."""
+    if values is None:
+        return None
+    a = np.ascontiguousarray(values, dtype=np.float64)
+    return hashlib.sha256(repr(a.shape).encode() + a.tobytes()).hexdigest()
+
+
 def _item(item) -> dict:
     """What dataset[i] returned, as plain data."""
     report = {"tuple": isinstance(item, tuple) and len(item) == 2, "is_array": False, "dtype": "", "shape": [],
@@ -145,7 +156,13 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8, again=False)
     n = len(dataset)
     items = [_item(dataset[int(i)]) for i in indices]
     seen = flip.shapes[at_init:]
-    reread = {"again": [_item(dataset[int(i)]) for i in indices], "X_after": _pixels(X)} if again else {}
+    reread = {}
+    if again:
+        # The first read's values are not kept while the items are read again (a second read could
+        # copy them from this frame): only their digests, strings nothing can edit in place.
+        digests = tuple(values_digest(item["values"]) for item in items)
+        items = [{k: v for k, v in item.items() if k != "values"} for item in items]
+        reread = {"again": [_item(dataset[int(i)]) for i in indices], "X_after": _pixels(X), "digests": list(digests)}
     batch = {"ok": False, "x_shape": [], "x_dtype": "", "y_kind": "", "y": None}
     try:
         xb, yb = next(iter(ndl.data.DataLoader(dataset, batch_size=int(batch_size))))
