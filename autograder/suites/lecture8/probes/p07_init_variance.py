@@ -1,13 +1,11 @@
 """Probes for 07_init_variance: draws from the student's kaiming_normal / kaiming_uniform, and
 activation_stds run with init functions built here (c * I, or c * N(0, 1) from numpy's global
 generator), whose results the trusted side recomputes from the seed it chose."""
-import hashlib
-
 import numpy as np
 
 import needle as ndl
 
-from autograder.probing import need, probe
+from autograder.probing import need, probe, values_digest
 
 
 # --- init functions handed to activation_stds ------------------------------------------
@@ -66,13 +64,6 @@ def draw_twice_and_reseed(ns, name: str, fan_in: int, fan_out: int, seed: int):
     np.random.seed(seed)
     again = _report(fn(fan_in, fan_out))
     return {"first": first, "second": second, "again": again}
-
-
-def values_digest(values) -> str:
-    """A digest of drawn values (float64, with their shape): the trusted side computes it from the
-    re-seeded draw to compare with the first one's."""
-    a = np.ascontiguousarray(values, dtype=np.float64)
-    return hashlib.sha256(repr(a.shape).encode() + a.tobytes()).hexdigest()
 
 
 @probe("activation_stds")
