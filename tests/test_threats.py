@@ -135,14 +135,17 @@ _CLIMB = """import operator
 
 _frame_of, _caller, _names = (operator.attrgetter(n) for n in ("tb_frame", "f_back", "f_locals"))
 
-def _frames():
+def _frame_objects():
     try:
         raise ValueError
     except ValueError as exc:
         frame = _frame_of(exc.__traceback__)
     while frame is not None:
-        yield _names(frame)
+        yield frame
         frame = _caller(frame)
+
+def _frames():
+    return (_names(frame) for frame in _frame_objects())
 """
 FRAME_CLIMB_TOPO = _CLIMB + '''
 def find_topo_sort(node_list):
@@ -194,15 +197,6 @@ def count_graph_nodes(t) -> int:
 # one); the code below is otherwise wrong, so only a stolen value could pass.
 _CLIMB_G = _CLIMB + """
 _globals_of = operator.attrgetter("f_globals")
-
-def _frame_objects():
-    try:
-        raise ValueError
-    except ValueError as exc:
-        frame = _frame_of(exc.__traceback__)
-    while frame is not None:
-        yield frame
-        frame = _caller(frame)
 """
 STEALS_LABELS = _CLIMB_G + '''
 class Parameter(ndl.Tensor):

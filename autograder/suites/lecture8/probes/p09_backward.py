@@ -5,7 +5,7 @@ module's own (the trusted side builds the same graph and numbers it the same way
 student's call: while it runs, this process holds no order of the nodes that it could read."""
 import needle as ndl
 import numpy as np
-from autograder.probing import need, probe
+from autograder.probing import graph_digest, need, probe
 from needle import models, nn, ops
 from needle.autograd import TensorTuple, Value
 
@@ -191,21 +191,6 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _structure(roots) -> frozenset:
-    """The graph as it stands: (node id, its inputs' ids) for each reachable node. A set: while the
-    student's code runs, the probes hold no order of the nodes (an order worked out here would be
-    Task 9.1's answer, and the student's code can read this process's frames)."""
-    edges, seen, stack = set(), set(), list(roots)
-    while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            inputs = _INPUTS.__get__(v)
-            edges.add((id(v), tuple(id(x) for x in inputs)))
-            stack.extend(inputs)
-    return frozenset(edges)
-
-
 def _recount(roots) -> int:
     """Make every plain Tensor of the graph count its .inputs reads; the number of nodes."""
     seen, stack = set(), list(roots)
@@ -267,7 +252,7 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
     after the call."""
     fn = need(ns, "find_topo_sort")
     roots = build(graph, **kwargs)
-    before = _structure(roots)
+    before = graph_digest(roots)
     given, kept = list(roots), tuple(roots)  # node_list, and what it held (a tuple: nothing can edit it)
     order, aborted = _bounded(lambda: fn(given), roots, reads_per_node)
     if aborted:
@@ -276,7 +261,7 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
     node_list = "kept" if list.__len__(given) == len(kept) and all(a is b for a, b in zip(given, kept)) else (
         "emptied" if list.__len__(given) == 0 else "changed")
     out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
-           "unchanged": _structure(roots) == before, "node_list": node_list}
+           "unchanged": graph_digest(roots) == before, "node_list": node_list}
     if out["kind"] != "other" and out["unchanged"]:
         number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
         out["order"] = [number.get(id(v), -1) for v in order]
@@ -290,13 +275,13 @@ def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_nod
     numbered after the call."""
     fn = need(ns, "compute_gradient_of_variables")
     [output] = build(graph, **kwargs)
-    before = _structure([output])
+    before = graph_digest([output])
     picked = tuple(range(len(before)) if report is None else report)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
     _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
     if aborted:
         return {"aborted": True}
-    if _structure([output]) != before:
+    if graph_digest([output]) != before:
         return {"aborted": False, "changed": True}
     nodes = nodes_of(output)
     return {"aborted": False, "changed": False, "grads": [_grad(nodes[i].grad) for i in picked]}
