@@ -152,7 +152,9 @@ def _type_error(text: str) -> tuple[str, str]:
         return "numpy_scalar", ""
     if re.search(r"'float' object cannot be interpreted as an integer|indices must be integers|integer argument expected, got float", text):
         return "float_index", ""
-    m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text)
+    # a binary operator or a comparison on two types: (operator, left type, right type)
+    m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text) or \
+        re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
     if m:
         if "NoneType" in m.groups()[1:]:
             return "none_operand", m.group(1)
@@ -165,11 +167,6 @@ def _type_error(text: str) -> tuple[str, str]:
         return "none_operand", m.group(1) or ""
     if m and m.group(1):  # `tensor (op) other`: other is neither a Tensor nor a scalar
         return "type_mix", f"Tensor,{m.group(2)}"
-    m = re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
-    if m:
-        if "NoneType" in m.groups()[1:]:
-            return "none_operand", m.group(1)
-        return "type_mix", f"{m.group(2)},{m.group(3)}"
     m = re.match(r"'(\w+)' object is not (callable|subscriptable|iterable)", text)
     if m:
         kind = {"callable": "not_callable", "subscriptable": "not_subscriptable", "iterable": "not_iterable"}[m.group(2)]
