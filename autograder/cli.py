@@ -7,9 +7,9 @@ import signal
 import sys
 from pathlib import Path
 
-from . import batch
 from .course import Course, CourseNotFound, UnknownAssignment
-from .submissions import UsageProblem
+from .grade import batch
+from .grade.submissions import UsageProblem
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's
 
@@ -89,7 +89,7 @@ def _assignment(course: Course, name: str | None):
 
 
 def _terminated(signum, frame):
-    from . import batch
+    from .grade import batch
 
     # Raised wherever the main thread is; an exception raised while it runs a finalizer (a
     # __del__, a weakref callback) is only printed by Python, so the batch loop checks this too.
@@ -98,8 +98,8 @@ def _terminated(signum, frame):
 
 
 def grade(course: Course, args) -> int:
-    from .gradebook import GradebookProblem
-    from .grading import grade_course
+    from .export.gradebook import GradebookProblem
+    from .grade.grading import grade_course
     from .suiterun import SuiteBroken
 
     if args.jobs < 1:
@@ -114,7 +114,7 @@ def grade(course: Course, args) -> int:
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist "
                      "(to regrade one student of a course root: grade ROOT --student NAME --gradebook)")
     if gradebook is not None:
-        from .gradebook import check_assignment
+        from .export.gradebook import check_assignment
         try:
             check_assignment(gradebook, assignment.name)
         except GradebookProblem as exc:
@@ -146,12 +146,12 @@ def grade(course: Course, args) -> int:
 
 def _deadline(args, assignment: str, gradebook: Path | None):
     """--due and --late-penalty (the due date defaults to the gradebook's with --gradebook)."""
-    from .deadline import Deadline, parse_due, parse_policy
+    from .grade.deadline import Deadline, parse_due, parse_policy
 
     due = parse_due(args.due) if args.due else None
     policy = parse_policy(args.late_penalty) if args.late_penalty else None
     if due is None and gradebook is not None:
-        from .gradebook import due_date
+        from .export.gradebook import due_date
 
         due = due_date(gradebook, assignment)
     if policy is not None and due is None:
@@ -163,11 +163,11 @@ def _deadline(args, assignment: str, gradebook: Path | None):
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "insights":  # reads a grading folder: needs no course
-        from .insights import main as insights
+        from .export.insights import main as insights
 
         return insights(args.grades, args.out, args.originality)
     if args.command == "export":
-        from .lms_export import main as export
+        from .export.lms_export import main as export
 
         return export(args.grades, args.format, args.out, args.assignment)
     try:
@@ -175,7 +175,7 @@ def main(argv=None) -> int:
         if args.command == "grade":
             return grade(course, args)
         if args.command == "selfcheck":
-            from .selfcheck import main as selfcheck
+            from .check.selfcheck import main as selfcheck
 
             names = [args.assignment] if args.assignment else course.assignments()
             return max(selfcheck(course.assignment(name), args.notebook) for name in names)
@@ -184,17 +184,17 @@ def main(argv=None) -> int:
 
             return demo(_assignment(course, args.assignment), args.out)
         if args.command == "gradescope":
-            from . import gradescope
+            from .grade import gradescope
 
             if not args.submission.is_dir():
                 return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
             return gradescope.run(_assignment(course, args.assignment), args.submission, args.results, visibility=args.visibility)
         if args.command == "originality":
-            from . import originality
+            from .export import originality
 
             return originality.main(_assignment(course, args.assignment), args.path, args.out)
         if args.command == "nbgrader-feedback":
-            from .nbgrader_feedback import FeedbackProblem, place_feedback, report
+            from .export.nbgrader_feedback import FeedbackProblem, place_feedback, report
 
             name = _assignment(course, args.assignment).name
             try:
@@ -202,7 +202,7 @@ def main(argv=None) -> int:
             except FeedbackProblem as exc:
                 return _fail(str(exc))
         if args.command == "gradescope-zip":
-            from . import gradescope
+            from .grade import gradescope
 
             assignment = _assignment(course, args.assignment)
             out = args.out or Path("dist") / f"gradescope-autograder-{assignment.name}.zip"

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from . import notebook as nbmod
+from .check.selfcheck import load_mistake
 from .course import Assignment
-from .selfcheck import load_mistake
 
 DEMO_MISTAKES = [  # one realistic mistake per notebook of lecture8
     "recursive_graph_walk.py", "sgd_update_rebinds_local.py", "softmax_naive_no_max.py",
@@ -92,8 +92,8 @@ def make_class(assignment: Assignment, course_root: Path, students: int) -> Path
 
 
 def main(assignment: Assignment, out: Path) -> int:
-    from .batch import default_jobs
-    from .grading import grade_course
+    from .grade.batch import default_jobs
+    from .grade.grading import grade_course
 
     start = time.monotonic()
     course_root = out / "course-root"

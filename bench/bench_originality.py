@@ -1,4 +1,4 @@
-"""Seconds for the whole originality report (`autograder.originality.main`) on a synthetic class:
+"""Seconds for the whole originality report (`autograder.export.originality.main`) on a synthetic class:
 500 students x 7 notebooks by default (target: under a minute on two cores).
 
     .venv/bin/python bench/bench_originality.py [--students 500] [--notebooks 7]
@@ -31,8 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder import originality  # noqa: E402
-from autograder.batch import default_jobs  # noqa: E402
+from autograder.export import originality  # noqa: E402
+from autograder.grade.batch import default_jobs  # noqa: E402
 from autograder.course import Assignment, Course  # noqa: E402
 from autograder.notebook import grade_id, is_solution  # noqa: E402
 

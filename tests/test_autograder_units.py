@@ -11,7 +11,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder import notebook as nbmod
 from autograder import plaindata as codec
-from autograder.session import Session, SessionConfig, Zygote, ZygoteLauncher
+from autograder.grade.session import Session, SessionConfig, Zygote, ZygoteLauncher
 from autograder.suite import describe_outcome
 
 
@@ -318,7 +318,7 @@ def _results():
 
 
 def test_feedback_page_says_what_to_fix_first_and_folds_the_rest():
-    from autograder.report import feedback_html
+    from autograder.export.report import feedback_html
 
     graded, missing = _results()
     page = feedback_html("ann", [graded, missing], "lecture8")
@@ -331,7 +331,7 @@ def test_feedback_page_says_what_to_fix_first_and_folds_the_rest():
 
 
 def test_a_flagged_submission_is_told_only_that():
-    from autograder.report import FLAGGED, feedback_html, gradescope_json
+    from autograder.export.report import FLAGGED, feedback_html, gradescope_json
 
     graded, missing = _results()
     graded.review = ["cell 2, line 1: raw memory access (__array_interface__)"]
@@ -346,7 +346,7 @@ def test_a_flagged_submission_is_told_only_that():
 
 
 def test_summary_marks_missing_notebooks_apart_from_failures():
-    from autograder.report import summary_table
+    from autograder.export.report import summary_table
 
     graded, missing = _results()
     broken = type(graded)("bob", "01_a", [graded.tests[0]], "internal grading error", assignment="lecture8")
@@ -359,7 +359,7 @@ def test_summary_marks_missing_notebooks_apart_from_failures():
 
 
 def test_grades_csv_has_the_new_columns_and_a_late_row():
-    from autograder.report import grades_csv
+    from autograder.export.report import grades_csv
 
     graded, missing = _results()
     graded.late_seconds, graded.penalty = 3600.0, 1.5
@@ -373,8 +373,8 @@ def test_grades_csv_has_the_new_columns_and_a_late_row():
 def test_late_policies_and_due_dates():
     import datetime as dt
 
-    from autograder.deadline import Deadline, duration, parse_due, parse_policy
-    from autograder.submissions import UsageProblem
+    from autograder.grade.deadline import Deadline, duration, parse_due, parse_policy
+    from autograder.grade.submissions import UsageProblem
 
     day = 86400
     assert parse_policy("10%").penalty(1, score=15, max_score=20) == 2  # a started day counts
@@ -397,7 +397,7 @@ def test_late_policies_and_due_dates():
 def test_submission_time_reads_nbgrader_timestamp_else_the_file_time(tmp_path):
     import datetime as dt
 
-    from autograder.deadline import submission_time
+    from autograder.grade.deadline import submission_time
 
     nb = tmp_path / "01_a.ipynb"
     nb.write_text("{}")
@@ -414,7 +414,7 @@ def test_selfcheck_catches_a_suite_worth_other_points_than_its_grade_cell(tmp_pa
     import shutil
 
     from autograder.course import Course
-    from autograder.selfcheck import check_points
+    from autograder.check.selfcheck import check_points
 
     fixture = Path(__file__).parent / "fixtures" / "lecture9"
     shutil.copytree(fixture / "solutions", tmp_path / "solutions")

@@ -8,9 +8,11 @@ import signal
 
 import pytest
 
-from autograder import batch, cli, report
-from autograder.grading import grade_jobs
-from autograder.submissions import Job
+from autograder.grade import batch
+from autograder import cli
+from autograder.export import report
+from autograder.grade.grading import grade_jobs
+from autograder.grade.submissions import Job
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8
 

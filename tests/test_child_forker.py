@@ -1,4 +1,4 @@
-"""A Dask worker's grading children come from a single-threaded forker (autograder.child_forker):
+"""A Dask worker's grading children come from a single-threaded forker (autograder.grade.child_forker):
 the forker has one thread, grades a notebook as a local batch does, survives a suite that
 cannot be collected, and stops when the worker lets go of it."""
 import copy
@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder import batch
-from autograder.child_forker import ChildForker, ForkerBroken
-from autograder.session import Zygote
-from autograder.submissions import Job
+from autograder.grade import batch
+from autograder.grade.child_forker import ChildForker, ForkerBroken
+from autograder.grade.session import Zygote
+from autograder.grade.submissions import Job
 from conftest import LECTURE8, course_copy
 
 NB = "01_graph_accumulation"
@@ -78,7 +78,7 @@ def test_the_forker_stops_when_the_worker_closes_it():
 def test_a_message_cut_short_reads_as_closed():
     import socket
 
-    from autograder.child_forker import _recv, _send
+    from autograder.grade.child_forker import _recv, _send
 
     for cut in (0, 2, 7):  # nothing, half the length, part of the message
         ours, theirs = socket.socketpair()

@@ -71,7 +71,7 @@ def test_cluster_grading_writes_what_local_grading_writes(scheduler, student, tm
 
 @needs_distributed
 def test_a_worker_with_other_grading_code_is_refused(scheduler, student, tmp_path, capsys, monkeypatch):
-    from autograder import cluster
+    from autograder.grade import cluster
 
     monkeypatch.setattr(cluster, "grading_code", lambda: "this machine's code, not the worker's")
     assert cli.main(["grade", str(student / "02_detach.ipynb"), "--out", str(tmp_path), "--scheduler", scheduler]) == 2
@@ -85,8 +85,8 @@ def test_a_worker_lost_while_registering_costs_a_retry_not_the_run(monkeypatch):
     connection error (exit 1), not exit 2."""
     from distributed.comm.core import CommClosedError
 
-    from autograder import cluster
-    from autograder.submissions import UsageProblem
+    from autograder.grade import cluster
+    from autograder.grade.submissions import UsageProblem
 
     monkeypatch.setattr(cluster.time, "sleep", lambda seconds: None)
 

@@ -12,7 +12,7 @@ import shutil
 import pytest
 
 from autograder import demo
-from autograder.selfcheck import load_mistake
+from autograder.check.selfcheck import load_mistake
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, grade_cli
 

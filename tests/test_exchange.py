@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 
 from autograder import demo
-from autograder.nbgrader_feedback import FeedbackProblem, place_feedback
+from autograder.export.nbgrader_feedback import FeedbackProblem, place_feedback
 from conftest import LECTURE8, ROOT
 
 pytestmark = pytest.mark.slow
@@ -265,8 +265,8 @@ def test_the_feedback_commands_are_documented_the_same_everywhere():
     for doc in (ROOT / "docs" / "instructors.md", ROOT / "deploy" / "jupyterhub" / "README.md"):
         text = doc.read_text(encoding="utf-8")
         assert GRADE in text and FEEDBACK in text, doc
-        assert "autograder.nbgrader_feedback" not in text, doc
-    old = subprocess.run([sys.executable, "-m", "autograder.nbgrader_feedback", ".", "--from", "grades"],
+        assert "autograder.export.nbgrader_feedback" not in text, doc
+    old = subprocess.run([sys.executable, "-m", "autograder.export.nbgrader_feedback", ".", "--from", "grades"],
                          capture_output=True, text=True, cwd=ROOT)
     assert old.returncode == 2 and "python -m autograder nbgrader-feedback" in old.stderr
 

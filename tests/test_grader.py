@@ -15,8 +15,8 @@ import pytest
 
 from autograder import demo
 from autograder.course import task_of
-from autograder.selfcheck import load_mistake, must_fail
-from autograder.session import STALE_AFTER
+from autograder.check.selfcheck import load_mistake, must_fail
+from autograder.grade.session import STALE_AFTER
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, course_copy, grade_cli, venv_env
 

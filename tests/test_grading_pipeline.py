@@ -15,7 +15,7 @@ import pytest
 from nbformat.v4 import new_code_cell
 
 from autograder import demo
-from autograder.nbgrader_feedback import place_feedback
+from autograder.export.nbgrader_feedback import place_feedback
 from conftest import LECTURE8, ROOT, venv_env
 
 pytestmark = pytest.mark.slow

@@ -1,10 +1,10 @@
 """needle.hints: one cause, from a fixed vocabulary, and the student's own line; no string made
-by student code in a grader's message (autograder.hints.explain)."""
+by student code in a grader's message (autograder.grade.hints.explain)."""
 import numpy as np
 import pytest
 
 import needle as ndl
-from autograder.hints import explain
+from autograder.grade.hints import explain
 from needle import hints
 
 

@@ -1,6 +1,6 @@
 """Class insights (``python -m autograder insights``) and the Canvas / Moodle grade export
 (``python -m autograder export``) on a small synthetic class, written by the grader's own
-report writer (autograder.report), so the folder has the real format."""
+report writer (autograder.export.report), so the folder has the real format."""
 from __future__ import annotations
 
 import csv
@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder import insights as ins
-from autograder import report
+from autograder.export import insights as ins
+from autograder.export import report
 from autograder.cli import main as cli
 from autograder.results import NotebookResult, TestResult
 

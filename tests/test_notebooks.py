@@ -8,7 +8,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 from autograder.course import task_of
-from autograder.selfcheck import stub
+from autograder.check.selfcheck import stub
 from autograder.suiterun import collect_tests
 from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
 

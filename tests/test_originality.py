@@ -18,9 +18,9 @@ pytest.importorskip("copydetect")
 import copydetect  # noqa: E402
 import needle.autograd  # noqa: E402
 import needle.optim  # noqa: E402
-from autograder import originality  # noqa: E402
+from autograder.export import originality  # noqa: E402
 from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
-from autograder.originality_report import originality_html  # noqa: E402
+from autograder.export.originality_report import originality_html  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "originality"
@@ -246,7 +246,7 @@ def test_runs_as_a_process(course_root, tmp_path):
 
 
 def test_html_shows_the_most_similar_and_points_to_the_csv_for_the_rest(report, monkeypatch):
-    from autograder import originality_report
+    from autograder.export import originality_report
 
     monkeypatch.setattr(originality_report, "SHOWN", 2)
     page = originality_html(report)
@@ -348,7 +348,7 @@ def test_the_fork_pools_workers_die_on_sigterm_whatever_their_parent_does():
     handler (cli.main had run in the same process), so one outlived Pool.terminate, blocked on
     the task queue. A parent with a handler of its own stands for it."""
     script = ("import signal, sys; sys.path.insert(0, 'tests')\n"
-              "from autograder import originality\n"
+              "from autograder.export import originality\n"
               "from test_originality import _sigterm_is_default\n"
               "signal.signal(signal.SIGTERM, lambda *a: None)\n"
               "print(originality.in_workers(_sigterm_is_default, list(range(8)), None, 2))\n")

@@ -4,7 +4,7 @@ to catch it (while passing others: it is a mistake, not a stub); a suite's ACCEP
 (correct, but not the solution's way) keep full marks."""
 import pytest
 
-from autograder import selfcheck
+from autograder.check import selfcheck
 from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, notebook_id
 
 MISTAKES = [(a, path) for a in ASSIGNMENTS for path in a.mistakes()]

@@ -16,7 +16,9 @@ import builtins
 import sys
 import types
 
-from .. import hints, plaindata
+from needle.hints import classify
+
+from .. import plaindata
 from ..notebook import strip_magics
 from ..probing import Missing
 from . import confine, excise, protocol
@@ -131,5 +133,5 @@ def answer(request, ns, handlers) -> dict:
             return {"delegated": refused}
         kind = type(exc)
         builtin = kind is _BUILTIN_EXCEPTIONS.get(kind.__name__)  # not a class of the submission's so named
-        return {"raised": kind.__name__ if builtin else "", "info": hints.classify(exc)}
+        return {"raised": kind.__name__ if builtin else "", "info": classify(exc)}
     return {"ok": plaindata.to_plain(value)}

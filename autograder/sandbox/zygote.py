@@ -54,8 +54,9 @@ def _preimport():
     for module in pkgutil.walk_packages(needle.__path__, "needle."):  # the worker cannot read needle's files
         importlib.import_module(module.name)
 
-    from .. import hints, plaindata, probing  # noqa: F401
     from needle import hints as needle_hints
+
+    from .. import plaindata, probing  # noqa: F401
     from . import confine, excise, protocol, worker  # noqa: F401
 
     for name in COMMON_MODULES:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import report
+from autograder.export import report
 from autograder.results import NotebookResult, TestResult
 
 try:

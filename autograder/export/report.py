@@ -25,8 +25,8 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from . import deadline
-from .results import LATE, NotebookResult, TestResult
+from ..grade import deadline
+from ..results import LATE, NotebookResult, TestResult
 
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]  # names scripts rely on
 CSV_EXTRA = ["assignment", "task", "reason"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from needle.hints import CAUSES, classify, message  # noqa: F401  (the worker imports classify from here)
+from needle.hints import CAUSES, message
 
 
 def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None) -> str:
@@ -40,7 +40,7 @@ def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | N
 
 def _set_by_a_line_not_run(name: str, cells: list[str]) -> bool:
     """Does a line of an added cell that the grader did not run (notebook.NOT_RUN) assign ``name``?"""
-    from .notebook import NOT_RUN
+    from ..notebook import NOT_RUN
 
     assigns = re.compile(rf"{re.escape(NOT_RUN)}\s*{re.escape(name)}\s*(?::[^=]*)?=(?!=)")
     return any(assigns.match(line) for cell in cells for line in cell.splitlines())

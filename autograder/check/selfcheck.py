@@ -34,13 +34,13 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import notebook as nbmod
-from .course import Assignment, task_of
+from .. import notebook as nbmod
+from ..course import Assignment, task_of
+from ..plugin import GradingPlugin
+from ..results import TestResult
+from ..sandbox import protocol
+from ..suiterun import collect_tests, run_suite
 from .inkernel import LocalObserver
-from .plugin import GradingPlugin
-from .results import TestResult
-from .sandbox import protocol
-from .suiterun import collect_tests, run_suite
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -192,7 +192,7 @@ MAX_PREFIXES = 3  # processes kept: mistakes of one notebook and task come one a
 
 def _visible_cells(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> list:
     """(grade id, source to run, is the visible test cell of ``task``) up to that cell."""
-    from .notebook import strip_magics
+    from ..notebook import strip_magics
 
     out = []
     for cell in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
@@ -232,7 +232,7 @@ class _Prefix:
         requests_r, self._requests_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from autograder.selfcheck import _serve; _serve(*map(int, sys.argv[1:]))",
+            [sys.executable, "-c", "import sys; from autograder.check.selfcheck import _serve; _serve(*map(int, sys.argv[1:]))",
              str(requests_r), str(answers_w)], pass_fds=(requests_r, answers_w))
         os.close(requests_r)
         os.close(answers_w)

@@ -31,8 +31,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..grade.submissions import printable
 from .report import CSV_HEADER, LATE_TEST, _cell, write_atomic
-from .submissions import printable
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5

@@ -39,11 +39,11 @@ from pathlib import Path
 
 from distributed import Client, KilledWorker, WorkerPlugin, as_completed, get_worker
 
+from ..course import Assignment, Course
+from ..export.report import isolation_summary
+from ..notebook import UnreadableNotebook, read_bytes_safely
 from . import batch
 from .child_forker import ChildForker, ForkerBroken
-from .course import Assignment, Course
-from .notebook import UnreadableNotebook, read_bytes_safely
-from .report import isolation_summary
 from .session import Zygote
 from .submissions import Job, UsageProblem
 

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .course import Assignment
+from ..course import Assignment
 
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$")
 RESERVED = {"grades.csv", "originality.html", "originality.csv"}  # files the grader writes beside the student folders

@@ -27,7 +27,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from .course import Assignment, checkout
+from ..course import Assignment, checkout
 from .submissions import Job
 
 SETUP_SH = """#!/usr/bin/env bash
@@ -157,7 +157,8 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     """Grade one Gradescope submission (the uploaded notebooks, in any folder of the upload;
     symbolic links are not followed into folders and refused as notebooks) into
     results/results.json, readable by every user."""
-    from . import batch, report
+    from . import batch
+    from ..export import report
     from .grading import grade_jobs
 
     known = assignment.notebooks()

@@ -37,7 +37,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .deadline import parse_timestamp
+from ..grade.deadline import parse_timestamp
 from .report import assignments_in, report_folder, write_atomic
 
 FEEDBACK_PAGE = "feedback.html"

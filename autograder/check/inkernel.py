@@ -2,7 +2,7 @@
 
 A hidden test block in a solution notebook is one call::
 
-    from autograder.inkernel import check_task
+    from autograder.check.inkernel import check_task
     check_task("1.1", globals())
 
 It finds the assignment (the folder the notebook runs in, as in nbgrader's layouts) and the
@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from . import plaindata
-from .course import Assignment, Course
-from .plugin import GradingPlugin
-from .probing import Missing
-from .suite import Delegated, StudentCodeError, describe_outcome
-from .suiterun import collect_tests, run_suite
+from .. import plaindata
+from ..course import Assignment, Course
+from ..plugin import GradingPlugin
+from ..probing import Missing
+from ..suite import Delegated, StudentCodeError, describe_outcome
+from ..suiterun import collect_tests, run_suite
 
 
 def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
@@ -53,7 +53,7 @@ class LocalObserver:
     def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
         from needle.trace import Refused, refusing
 
-        from . import probing
+        from .. import probing
 
         classes, hits = _needle_classes(own_work), []
 
@@ -109,7 +109,7 @@ def _raised(exc: BaseException) -> str:
     """The grader's message for an exception raised in the notebook's own cells."""
     from needle.hints import hint_for
 
-    from .suite import KNOWN_EXCEPTIONS
+    from ..suite import KNOWN_EXCEPTIONS
 
     text = hint_for(exc)
     kind = type(exc).__name__

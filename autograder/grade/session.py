@@ -23,9 +23,9 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-from . import plaindata
-from .sandbox import protocol
-from .sandbox.confine import NOBODY
+from .. import plaindata
+from ..sandbox import protocol
+from ..sandbox.confine import NOBODY
 
 SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
 SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this side counts them)

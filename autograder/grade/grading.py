@@ -11,10 +11,11 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import batch, report
-from .course import Assignment
+from ..course import Assignment
+from ..export import report
+from ..results import REVIEW, NotebookResult
+from . import batch
 from .deadline import Deadline, duration, submission_time
-from .results import REVIEW, NotebookResult
 from .submissions import Job, discover, printable
 
 
@@ -58,7 +59,7 @@ def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, ti
     run = grade_jobs(assignment, todo, out, jobs=jobs, timeout=timeout, progress=progress, scheduler=scheduler,
                      deadline=deadline)
     if gradebook is not None:
-        from .gradebook import mirror_autograded, write_gradebook
+        from ..export.gradebook import mirror_autograded, write_gradebook
 
         ids = {j.student: j.student_id for j in todo if j.student_id}
         n = write_gradebook(gradebook, assignment.name, run.results, ids, deadline.due if deadline else None)

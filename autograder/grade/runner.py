@@ -5,19 +5,19 @@ process per notebook; the student's code only ever runs in the worker.
 """
 from __future__ import annotations
 
+from .. import notebook as nbmod
+from ..course import Assignment
+from ..plugin import GradingPlugin, submission_seed
+from ..results import NotebookResult, TestResult
+from ..suite import KNOWN_EXCEPTIONS, Delegated, StudentCodeError, describe_outcome
+from ..suiterun import collect_tests, run_suite
 from . import hints
-from . import notebook as nbmod
-from .course import Assignment
-from .plugin import GradingPlugin, submission_seed
-from .results import NotebookResult, TestResult
-from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
 from .review import review_flags
-from .suite import KNOWN_EXCEPTIONS, Delegated, StudentCodeError, describe_outcome
-from .suiterun import collect_tests, run_suite
+from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
 
 
 class SessionObserver:
-    """Runs probes in a sandboxed worker (``autograder.session``); judges here."""
+    """Runs probes in a sandboxed worker (``autograder.grade.session``); judges here."""
 
     def __init__(self, session: Session):
         self.session = session

@@ -57,11 +57,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from .batch import default_jobs
-from .course import Assignment, task_of
-from .notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
+from ..course import Assignment, task_of
+from ..grade.batch import default_jobs
+from ..grade.submissions import UsageProblem, discover, printable
+from ..notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
 from .report import _cell, write_atomic
-from .submissions import UsageProblem, discover, printable
 
 try:  # the "originality" extra; main() says how to install it when it is missing
     import copydetect

@@ -63,7 +63,7 @@ class ChildForker:
     def __init__(self):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
-            self.proc = subprocess.Popen([sys.executable, "-m", "autograder.child_forker", str(theirs.fileno())],
+            self.proc = subprocess.Popen([sys.executable, "-m", "autograder.grade.child_forker", str(theirs.fileno())],
                                          pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
         except OSError:
             ours.close()
@@ -142,11 +142,11 @@ def serve(sock: socket.socket) -> None:
 
 
 def main(fd: int) -> None:
-    from .sandbox.confine import die_with_parent
+    from ..sandbox.confine import die_with_parent
 
     die_with_parent()  # goes with its Dask worker, and its children with it
     signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # finished children are reaped by the kernel
-    import autograder.runner  # noqa: F401  (pytest, numpy, needle: each forked child starts with them)
+    import autograder.grade.runner  # noqa: F401  (pytest, numpy, needle: each forked child starts with them)
 
     sock = socket.socket(fileno=fd)
     try:

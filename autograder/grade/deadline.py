@@ -93,7 +93,7 @@ def nbgrader_timestamp(moment: dt.datetime) -> str:
 def submission_time(notebook: Path) -> dt.datetime | None:
     """When ``notebook`` was submitted: its folder's timestamp.txt (nbgrader), else the file's own
     modification time (not following a link). None when neither can be read."""
-    from .notebook import UnreadableNotebook, read_bytes_safely
+    from ..notebook import UnreadableNotebook, read_bytes_safely
 
     stamp = notebook.parent / "timestamp.txt"
     try:

@@ -167,7 +167,7 @@ def review_flags(cells: list[str], instructors: set[str] = frozenset()) -> list[
     """One line per flagged place: "cell C, line L: what" (cells counted from 1, in the order
     the grader runs them). Cells whose source is one of ``instructors`` (the setup cells) are
     the course's own and are not read."""
-    from .notebook import strip_magics
+    from ..notebook import strip_magics
 
     flags = []
     for index, source in enumerate(cells):

@@ -14,10 +14,10 @@ import signal
 import sys
 import time
 
-from .course import Assignment
-from .results import NotebookResult
+from ..course import Assignment
+from ..results import NotebookResult
+from ..sandbox.confine import die_with_parent
 from .runner import grade_notebook, zero_results
-from .sandbox.confine import die_with_parent
 from .session import Zygote, ZygoteFailed
 from .submissions import Job
 
@@ -43,7 +43,7 @@ def _child(conn, job: Job, assignment: Assignment, timeout: float, zygote: str) 
 
 def notebook_deadline(assignment: Assignment, notebook: str, timeout: float) -> float:
     """Seconds a notebook may take in all: loading, every test at its limit, restarts."""
-    from .suiterun import collect_tests
+    from ..suiterun import collect_tests
 
     # A backstop only (budgets are CPU time, kept by the session): generous enough that a
     # machine loaded many times over never stops an honest notebook.
@@ -115,7 +115,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
 def collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
     """Collect (and cache) the suites of the notebooks to grade: their deadlines need them, and
     every forked grading child then starts with them imported."""
-    from .suiterun import collect_tests
+    from ..suiterun import collect_tests
 
     for notebook in sorted({job.notebook for job in jobs}):
         collect_tests(assignment.suite(notebook))

@@ -17,8 +17,8 @@ import shutil
 import warnings
 from pathlib import Path
 
-from .course import task_of
-from .results import NotebookResult
+from ..course import task_of
+from ..results import NotebookResult
 
 
 class GradebookProblem(Exception):
@@ -117,8 +117,8 @@ def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list
     notebooks) into ``autograded/<student>/<assignment>/``, with nbgrader's timestamp.txt (the
     submission's, else the latest notebook's time). The copies are read as submissions are (no
     link followed) and written as plain files."""
-    from .deadline import nbgrader_timestamp, submission_time
-    from .notebook import UnreadableNotebook, read_bytes_safely
+    from ..grade.deadline import nbgrader_timestamp, submission_time
+    from ..notebook import UnreadableNotebook, read_bytes_safely
 
     for student, notebooks in graded.items():
         folder = course_root / "autograded" / student / assignment
