@@ -172,6 +172,9 @@ DEPTH_ADDS = ("graph_depth is longer than the longest path: it adds up the depth
               "one path, taking the maximum over the inputs")
 DEPTH_FIRST = ("graph_depth is shorter than the longest path: take the maximum over all inputs (not the first input, "
                "not the shortest branch: a node first reached along a short path can lie deeper along another)")
+DEPTH_BEFORE = ("graph_depth gave t a depth of 1, as if its inputs had depth 0: t's depth was computed before its "
+                "inputs' depths were known (a depth not yet computed read as 0, as .get(id(x), 0) reads it); compute "
+                "a node's depth only once the depths of all its inputs are (inputs first: a post-order)")
 DEPTH_COUNTS = ("graph_depth counts the nodes below t, not the ops along one path: depth follows a single path, the "
                 "longest, adding 1 per op (a node's depth is 1 + the largest depth of its inputs)")
 DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 10^18 of them; compute "
@@ -227,6 +230,8 @@ def depth_hint(observe) -> str | None:
         return DEPTH_COUNTS
     if any(v > w for v, w in zip(got, want)):
         return DEPTH_ADDS
+    if got == [min(w, 1) for w in want]:  # every graph with an op gets 1: its root was done first
+        return DEPTH_BEFORE
     return DEPTH_FIRST
 
 

@@ -1,0 +1,22 @@
+"""train_fixed without the leak, but it keeps each epoch's total loss instead of its mean over the batches."""
+NOTEBOOK = "02_detach"
+CELLS = {
+    "task2_3_train_fixed": '''
+def train_fixed(model, batches, epochs, lr) -> list:
+    opt = ndl.optim.SGD(model.parameters(), lr=lr)
+    history = []
+    for epoch in range(epochs):
+        total_loss = 0.0
+        for x, y in batches:
+            loss = ((model(x) - y) ** 2).sum() / x.shape[0]
+            opt.reset_grad()
+            loss.backward()
+            opt.step()
+            total_loss += float(loss.numpy())
+        history.append(total_loss)
+    return history
+''',
+}
+MUST_FAIL = ["task:2.3"]
+HINT = "each epoch's total loss"
+VISIBLE = True
