@@ -109,7 +109,7 @@ def grade(course: Course, args) -> int:
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         return _fail("--scheduler needs Dask's distributed package: pip install 'needle-course[cluster]'")
     assignment = _assignment(course, args.assignment)
-    gradebook = args.path / "gradebook.db" if args.gradebook else None
+    gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist "
                      "(to regrade one student of a course root: grade ROOT --student NAME --gradebook)")

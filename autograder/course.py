@@ -9,10 +9,14 @@ A course root holds (nbgrader's layout, plus the hidden suites)::
     autograder/suites/<assignment>/probes/p<NN_name>.py        their probes (run in the sandbox)
     autograder/suites/<assignment>/mistakes/*.py               plausible wrong answers (selfcheck)
     submitted/<student>/<assignment>/*.ipynb        what nbgrader collects
+    autograded/<student>/<assignment>/*.ipynb       what nbgrader's formgrader lists (--gradebook)
+    feedback/<student>/<assignment>/*.html          what nbgrader's release_feedback hands back
+    gradebook.db                                    nbgrader's gradebook
 
 An assignment exists when both ``solutions/<a>/`` and ``autograder/suites/<a>/`` do: adding a
 lecture is adding those folders, nothing else. The grader's code (this package) may be
-installed anywhere; the course root is found by ``Course.locate``.
+installed anywhere; the course root is found by ``Course.locate``. Any nbgrader course root (a
+demo's scratch one, an exchange's) is read through ``Course(root)`` as well.
 """
 from __future__ import annotations
 
@@ -98,8 +102,18 @@ class Course:
     def gradebook(self) -> Path:
         return self.root / "gradebook.db"
 
+    @property
+    def submitted_dir(self) -> Path:
+        return self.root / "submitted"
+
     def submitted(self, student: str, assignment: str) -> Path:
-        return self.root / "submitted" / student / assignment
+        return self.submitted_dir / student / assignment
+
+    def autograded(self, student: str, assignment: str) -> Path:
+        return self.root / "autograded" / student / assignment
+
+    def feedback(self, student: str, assignment: str) -> Path:
+        return self.root / "feedback" / student / assignment
 
     def assignments(self) -> list[str]:
         """Every assignment with both notebooks and hidden suites, sorted."""

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from . import notebook as nbmod
 from .check.selfcheck import load_mistake
-from .course import Assignment
+from .course import Assignment, Course
 
 DEMO_MISTAKES = [  # one realistic mistake per notebook of lecture8
     "recursive_graph_walk.py", "sgd_update_rebinds_local.py", "softmax_naive_no_max.py",
@@ -29,14 +29,14 @@ def release(assignment: Assignment, course_root: Path) -> Path:
     """nbgrader generate_assignment in a scratch course root; returns the release folder."""
     if course_root.exists():
         shutil.rmtree(course_root)
-    shutil.copytree(assignment.source_dir, course_root / "solutions" / assignment.name)
+    shutil.copytree(assignment.source_dir, Course(course_root).solutions_dir / assignment.name)
     shutil.copy(assignment.course.nbgrader_config, course_root)
     env = dict(os.environ, PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}")
     subprocess.run(
         [sys.executable, "-m", "nbgrader", "generate_assignment", assignment.name, "--force", "--log-level=WARN"],
         cwd=course_root, env=env, check=True,
     )
-    return course_root / "course" / assignment.name
+    return Course(course_root).release_dir / assignment.name
 
 
 def solutions_by_grade_id(assignment: Assignment) -> dict[str, str]:
@@ -52,7 +52,7 @@ def submit(release_dir: Path, course_root: Path, assignment: str, student: str, 
     """Copy the release into submitted/<student>/<assignment>/, solution cells replaced."""
     import nbformat
 
-    folder = course_root / "submitted" / student / assignment
+    folder = Course(course_root).submitted(student, assignment)
     folder.mkdir(parents=True, exist_ok=True)
     for path in sorted(release_dir.glob("*.ipynb")):
         nb = nbformat.read(path, as_version=4)
@@ -104,7 +104,7 @@ def main(assignment: Assignment, out: Path) -> int:
     make_submissions(assignment, course_root, release_dir, mistakes)
     print("3/3 grading ...")
     grades = out / "grades"
-    run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0, gradebook=course_root / "gradebook.db")
+    run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0, gradebook=Course(course_root).gradebook)
     print(run.describe())
     print(f"\nfeedback for each student: {grades}/<student>/feedback.html (e.g. {grades / 'mistakes' / 'feedback.html'})")
     print(f"Gradescope results: {grades}/<student>/results.json; all tests: {grades / 'grades.csv'}")

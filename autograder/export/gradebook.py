@@ -17,7 +17,7 @@ import shutil
 import warnings
 from pathlib import Path
 
-from ..course import task_of
+from ..course import Course, task_of
 from ..results import NotebookResult
 
 
@@ -121,14 +121,14 @@ def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list
     from ..notebook import UnreadableNotebook, read_bytes_safely
 
     for student, notebooks in graded.items():
-        folder = course_root / "autograded" / student / assignment
+        folder = Course(course_root).autograded(student, assignment)
         folder.mkdir(parents=True, exist_ok=True)
         for path in notebooks:
             try:
                 (folder / path.name).write_bytes(read_bytes_safely(path))
             except UnreadableNotebook:
                 continue
-        stamp = course_root / "submitted" / student / assignment / "timestamp.txt"
+        stamp = Course(course_root).submitted(student, assignment) / "timestamp.txt"
         if stamp.is_file() and not stamp.is_symlink():
             shutil.copyfile(stamp, folder / "timestamp.txt")
         else:

@@ -37,6 +37,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..course import Course
 from ..grade.deadline import parse_timestamp
 from .report import assignments_in, report_folder, write_atomic
 
@@ -63,7 +64,7 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
     """Put this grader's feedback page of ``assignment`` into nbgrader's feedback folder of
     ``course_root`` for every student with a collected submission of it."""
     course_root, grades = Path(course_root), Path(grades)
-    submitted = course_root / "submitted"
+    submitted = Course(course_root).submitted_dir
     if not course_root.is_dir():
         raise FeedbackProblem(f"{course_root} is not a directory; expected an nbgrader course root")
     if not grades.is_dir() or not (grades / "grades.csv").is_file():
@@ -88,7 +89,7 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
 
 
 def _place_one(course_root: Path, grades: Path, assignment: str, student: str, placed: Placed) -> str | None:
-    submission = course_root / "submitted" / student / assignment
+    submission = Course(course_root).submitted(student, assignment)
     page_path = report_folder(grades, student, assignment) / FEEDBACK_PAGE
     if not page_path.is_file():
         return f"not graded: {page_path} does not exist (grade the course root again)"
@@ -110,7 +111,7 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     if leaked:
         return f"{page_path} contains {leaked[0]!r}: it is not this grader's feedback page; not released"
 
-    dest = course_root / "feedback" / student / assignment
+    dest = Course(course_root).feedback(student, assignment)
     dest.mkdir(parents=True, exist_ok=True)
     keep = {f"{nb}.html" for nb in notebooks}
     for old in dest.glob("*.html"):

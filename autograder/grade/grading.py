@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..course import Assignment
+from ..course import Assignment, Course
 from ..export import report
 from ..results import REVIEW, NotebookResult
 from . import batch
@@ -65,7 +65,7 @@ def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, ti
         n = write_gradebook(gradebook, assignment.name, run.results, ids, deadline.due if deadline else None)
         submitted: dict[str, list[Path]] = {}
         for job in todo:
-            if job.path is not None and job.path.parent == gradebook.parent / "submitted" / job.original_id / assignment.name:
+            if job.path is not None and job.path.parent == Course(gradebook.parent).submitted(job.original_id, assignment.name):
                 submitted.setdefault(job.original_id, []).append(job.path)
         mirror_autograded(gradebook.parent, assignment.name, submitted)
         run.gradebook = f"gradebook: {n} grade cells and the submission times written to {gradebook} (formgrader lists autograded/)"

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..course import Assignment
+from ..course import Assignment, Course
 
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$")
 RESERVED = {"grades.csv", "originality.html", "originality.csv"}  # files the grader writes beside the student folders
@@ -69,7 +69,8 @@ def _student_of(folder: Path, assignment: str) -> str:
 def discover(path: Path, assignment: Assignment, student: str | None = None) -> list[Job]:
     """The jobs for ``path``; ``student`` (an nbgrader course root only): that student's alone."""
     known = assignment.notebooks()
-    if student is not None and not (path / "submitted").is_dir():
+    submitted = Course(path).submitted_dir
+    if student is not None and not submitted.is_dir():
         raise UsageProblem(f"--student needs an nbgrader course root (with submitted/<student>/{assignment.name}/); "
                            f"{path} is not one")
     if not path.exists() and not path.is_symlink():
@@ -80,15 +81,15 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
         if path.stem not in known:
             raise UsageProblem(f"{path.name} is not a notebook of {assignment.name}; expected one of: {', '.join(known)}")
         return [_job(_student_of(path.parent, assignment.name), path.stem, path)]
-    if (path / "submitted").is_dir():
-        students = sorted(p for p in (path / "submitted").iterdir() if (p / assignment.name).is_dir())
+    if submitted.is_dir():
+        students = sorted(p for p in submitted.iterdir() if (p / assignment.name).is_dir())
         if student is not None:
             students = [p for p in students if p.name == student]
             if not students:
-                raise UsageProblem(f"--student {printable(student)!r}: {path / 'submitted'} has no "
+                raise UsageProblem(f"--student {printable(student)!r}: {submitted} has no "
                                    f"{printable(student)}/{assignment.name}/ folder (student ids are the folder names there)")
         if not students:
-            raise UsageProblem(f"{path / 'submitted'} has no <student>/{assignment.name}/ folders: nothing to grade")
+            raise UsageProblem(f"{submitted} has no <student>/{assignment.name}/ folders: nothing to grade")
         jobs = []
         for folder in students:
             notebooks = folder / assignment.name
