@@ -114,11 +114,6 @@ def describe_outcome(kind: str, value, needs: tuple) -> str:
 
 
 # --- assertions with student-facing messages -----------------------------------------------
-def expect_int(value, message: str) -> int:
-    assert isinstance(value, int) and not isinstance(value, bool), message + " (expected an integer)"
-    return value
-
-
 def expect_array(value, message: str, shape=None) -> np.ndarray:
     assert isinstance(value, np.ndarray), message + " (expected an array)"
     if shape is not None:
