@@ -311,11 +311,11 @@ LEAK = ("the memory train_fixed holds grows with the number of batches: each ite
 # kept per batch by a leak): run on 2 batches, then on 2 epochs of 8 batches.
 BIG = dict(n_batches=2, batch_size=256, features=4, epochs=1, lr=0.01, hidden=2048)
 BIGGER = BIG | dict(n_batches=8, epochs=2)
-LEAK_BYTES = 12 * 2**20
+LEAK_BYTES = 12 * 2**20  # a leak holds 6 batches (24 MiB) more, or 14 (56 MiB); a fixed loop about 0
 MEAN_SUM = ("train_fixed's history holds each epoch's total loss: train_leaky's holds the mean over the epoch's "
             "batches (the total divided by the number of batches)")
 MEAN_EPOCHS = ("train_fixed divides each epoch's total loss by the number of epochs: the mean is over the epoch's "
-               "batches (their number, len(batches)), as in train_leaky")  # a leak holds 6 batches (24 MiB) more, or 14 (56 MiB); a fixed loop about 0
+               "batches (their number, len(batches)), as in train_leaky")
 
 
 def reference_training(seed, n_batches, batch_size, features, epochs, lr, hidden=0):
