@@ -19,8 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from autograder.grade import runner, session  # noqa: E402
 from autograder.course import Course  # noqa: E402
+from autograder.grade import runner, session  # noqa: E402
 from autograder.suiterun import collect_tests  # noqa: E402
 
 LECTURE8 = Course.locate(ROOT).assignment("lecture8")

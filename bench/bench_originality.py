@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from autograder.course import Assignment, Course  # noqa: E402
 from autograder.export import originality  # noqa: E402
 from autograder.grade.batch import default_jobs  # noqa: E402
-from autograder.course import Assignment, Course  # noqa: E402
 from autograder.notebook import grade_id, is_solution  # noqa: E402
 
 ASSIGNMENT = "lecture8"

@@ -8,9 +8,9 @@ import signal
 
 import pytest
 
-from autograder.grade import batch
 from autograder import cli
 from autograder.export import report
+from autograder.grade import batch
 from autograder.grade.grading import grade_jobs
 from autograder.grade.submissions import Job
 from autograder.suiterun import collect_tests

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from autograder import demo
-from autograder.grade import gradescope
 from autograder.check.selfcheck import load_mistake
+from autograder.grade import gradescope
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, grade_cli
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder.cli import main as cli
 from autograder.export import insights as ins
 from autograder.export import report
-from autograder.cli import main as cli
 from autograder.results import NotebookResult, TestResult
 
 STUDENTS = [f"s{i:02d}" for i in range(10)]

@@ -7,8 +7,8 @@ import pytest
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-from autograder.course import task_of
 from autograder.check.selfcheck import stub
+from autograder.course import task_of
 from autograder.suiterun import collect_tests
 from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
 

@@ -19,8 +19,8 @@ import copydetect  # noqa: E402
 import needle.autograd  # noqa: E402
 import needle.optim  # noqa: E402
 from autograder.export import originality  # noqa: E402
-from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
 from autograder.export.originality_report import originality_html  # noqa: E402
+from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures" / "originality"

@@ -2,8 +2,8 @@
 trusted side; honest solutions and every plain mistake raise none."""
 import pytest
 
-from autograder.grade.review import review_flags
 from autograder.check.selfcheck import grading_cells, load_mistake
+from autograder.grade.review import review_flags
 from conftest import LECTURE8
 
 # Delegations spelled to hide needle's name: flagged (they also score 0 for their task).
