@@ -124,6 +124,9 @@ ADJOINT_PROBLEMS = {
                 "10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
     "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
 }
+CALLED_TWICE = ("a second call of compute_gradient_of_variables on the same graph gave other adjoints than the first: "
+                "the partial adjoints were added onto what .grad already held. Sum each node's partial adjoints of "
+                "this call apart from .grad (in a dict), then store that sum in .grad, whatever .grad held before")
 
 
 def _same(got, want) -> bool:
@@ -305,10 +308,19 @@ def test_backward_lecture_model(observe):
 
 @graded("9.2", points=2)
 def test_backward_shared_node(observe):
-    """the adjoint of a node used three times is the sum of its three partial adjoints"""
+    """the adjoint of a node used three times is the sum of its three partial adjoints, the same
+    when a second call finds the first call's .grad in place"""
     # y = s * s + s at s = 3 with out_grad 2: the product sends s twice s * 2 = 6 (once per
     # slot), the sum sends 2: s's adjoint is 6 + 6 + 2 = 14 = (2s + 1) * 2; s * s gets 2, y gets 2
-    check_backward(observe, "shared", [2.0], [np.array([14.0]), np.array([2.0]), np.array([2.0])])
+    expected = [np.array([14.0]), np.array([2.0]), np.array([2.0])]
+    check_backward(observe, "shared", [2.0], expected)
+    f = observe(P.backward, graph="shared", out_grad=[2.0], calls=2)
+    again = "aborted" if f["aborted"] else "changed" if f["changed"] else adjoint_problem(
+        f["grads"], numbered("shared"), list(range(len(expected))), expected)
+    if again is not None:  # passing partials on down every path adds into .grad too: that mistake first
+        f = observe(P.backward, graph="ladder", out_grad=[1.0], report=[], n=60, reads_per_node=READS_PER_NODE)
+        assert not f["aborted"], ADJOINT_PROBLEMS["aborted"]
+    assert again is None, CALLED_TWICE
 
 
 @graded("9.2", points=2)

@@ -269,19 +269,21 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
 
 
 @probe("compute_gradient_of_variables")
-def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_node: int | None = None, **kwargs):
-    """compute_gradient_of_variables(output, out_grad); then what .grad holds in each node
-    (those numbered in ``report``, or all), or "changed" when it edited the graph. Nodes are
-    numbered after the call."""
+def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_node: int | None = None,
+             calls: int = 1, **kwargs):
+    """compute_gradient_of_variables(output, out_grad), ``calls`` times on the same graph; then
+    what .grad holds in each node (those numbered in ``report``, or all), or "changed" when it
+    edited the graph. Nodes are numbered after the calls."""
     fn = need(ns, "compute_gradient_of_variables")
     [output] = build(graph, **kwargs)
     before = graph_digest([output])
-    picked = tuple(range(len(before)) if report is None else report)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
-    _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
-    if aborted:
-        return {"aborted": True}
+    for _ in range(calls):
+        _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
+        if aborted:
+            return {"aborted": True}
     if graph_digest([output]) != before:
         return {"aborted": False, "changed": True}
     nodes = nodes_of(output)
+    picked = range(len(nodes)) if report is None else report
     return {"aborted": False, "changed": False, "grads": [_grad(nodes[i].grad) for i in picked]}
