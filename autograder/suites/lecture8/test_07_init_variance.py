@@ -45,8 +45,9 @@ NORMAL_STD_MISTAKES = [
      "variance, which depends on fan_in only", lambda n, m: math.sqrt(4 / (n + m))),
     ("your std is Xavier's, sqrt(2 / (fan_in + fan_out)): Kaiming uses fan_in only and the ReLU gain",
      lambda n, m: math.sqrt(2 / (n + m))),
-    ("your std is 2 / sqrt(fan_in): the gain is counted twice (variance 4 / fan_in); the gain sqrt(2) multiplies the "
-     "std once", lambda n, m: 2 / math.sqrt(n)),
+    ("your std is 2 / sqrt(fan_in), twice the variance: the square root must cover the 2 too, sqrt(2 / fan_in) "
+     "(2 / fan_in ** 0.5 takes the root of fan_in alone: ** binds tighter than /), and the gain sqrt(2) multiplies "
+     "the std once", lambda n, m: 2 / math.sqrt(n)),
     ("your std is sqrt(6 / fan_in), the bound of the uniform version: a normal's std is not a uniform's bound",
      lambda n, m: math.sqrt(6 / n)),
     ("your std is sqrt(2) / fan_in: the square root must cover fan_in too, sqrt(2 / fan_in) = sqrt(2) / sqrt(fan_in)",
@@ -362,6 +363,8 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     if init != "identity":  # with c I every matrix is the same, whatever the order of the draws
         known[WEIGHTS_FIRST] = readings(*replay(init, c, seed, depth, width, n_samples, "weights_first"))["right"]
         known[ONCE_PER_LAYER] = readings(*replay(init, c, seed, depth, width, n_samples, "tied"))["right"]
+    n = n_samples * width  # entries of a layer's output: np.std divides by n, ddof=1 by n - 1
+    known[DDOF1] = known["right"] * np.sqrt(n / (n - 1))
     for message, want in known.items():
         if message != "right" and same(values, want):
             raise AssertionError(message)
@@ -375,6 +378,8 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     raise AssertionError(GENERIC)
 
 
+DDOF1 = ("your stds divide by the number of entries minus 1 (ddof=1, as torch.std does by default): the std of a "
+         "layer's output here is np.std's default, which divides by the number of entries")
 GENERIC = ("the stds differ from those of the task's network: draw the input first (np.random.randn(n_samples, width)), "
            "then for each layer a new weight matrix from init_fn(width, width), the layer's output relu(x W) as the next "
            "layer's input, and the std of all of that output")
