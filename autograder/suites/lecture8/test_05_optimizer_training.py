@@ -201,10 +201,12 @@ def test_reset_grad_sets_none(observe):
     shapes = [(2,), (3,), (1,), (2, 2)]
     for use_sgd in (False, True):
         r = observe(P.reset_grad, shapes=shapes, use_sgd=use_sgd)
-        assert not r["untouched"], "reset_grad() did nothing: every parameter still holds its gradient"
+        assert not r["untouched"], (
+            "reset_grad() did nothing: every parameter still holds its gradient (a loop's `p = None` only rebinds the "
+            "name p; the gradient lives in each parameter)")
         assert not r["zeros"], (
-            "reset_grad() set a gradient to a zero Tensor: set it to None, not to a zero (backward() then starts "
-            "afresh, and step() skips a parameter that took no part in the next loss)"
+            "reset_grad() set a gradient to zero (the number 0 or a zero Tensor): set it to None, not to a zero "
+            "(backward() then starts afresh, and step() skips a parameter that took no part in the next loss)"
         )
         assert len(r["grad_none"]) == len(shapes) and all(r["grad_none"]), (
             "after reset_grad() some parameter still has a gradient: clear the gradient of every parameter"
@@ -378,12 +380,16 @@ OWN_OPT = ("train does not use the optimizer it is given: call opt.reset_grad() 
            "(it may be any optimizer, with any learning rate), do not build one inside train")
 CONSTANT = ("the recorded loss never changes: each epoch's step must use the gradient of that epoch's backward() "
             "(clear the gradients, forward, backward, then step)")
+OWN_LOSS = ("train never calls the loss function it is given: compute each epoch's loss with the `loss_fn` argument "
+            "(it may be any loss, of any shape), do not build one inside train")
 OTHER = ("with another model, loss and optimizer the recorded losses are wrong: train must use only its arguments "
          "(the model, loss function and optimizer it is given)")
 
 
 def train_message(setting, epochs, stale, r, fallback, seed=5) -> str:
     """The one message for recorded losses that are not the right loop's, by the mistake they match."""
+    if r.get("own_loss"):
+        return OWN_LOSS
     losses, params = r["losses"], r["params"]
     initial = variant_run(setting, 0, stale, seed=seed)[1]
     if same_params(params, initial) and epochs > 1:
@@ -404,6 +410,7 @@ def train_message(setting, epochs, stale, r, fallback, seed=5) -> str:
 
 
 def recorded(r, epochs):
+    assert not (r.get("own_loss") and "losses" not in r), OWN_LOSS  # raised, and never called the loss it was given
     assert not r.get("float_of_array"), (
         "train called float() on the loss's array of shape (1,), which NumPy refuses for an array that is not "
         "0-dimensional: record Python floats, the array's single element"
