@@ -61,6 +61,9 @@ TOPO_PROBLEMS = {
                 "(every input of every node, every node of node_list, the leaves too)"),
     "order": ("find_topo_sort lists a node before one of its inputs: append a node only after all of its inputs are "
               "listed (post-order), so that every node comes after all of its inputs"),
+    "reversed": ("find_topo_sort lists every node before its inputs, the reverse of the order asked for: append a node "
+                 "only after all of its inputs are listed (post-order), and return that order as it is; backward is "
+                 "what walks it in reverse"),
     "aborted": (f"find_topo_sort follows every path: a graph of a few dozen nodes can have 10^12 of them or more; {VISITED} "
                 "and visit each once"),
     "changed": "find_topo_sort changed the graph: walk it without editing .inputs or .op",
@@ -88,12 +91,16 @@ def topo_problem(f: dict, nodes: list, node_list: bool = True) -> str | None:
         return "duplicate"
     if len(order) != len(nodes):
         return "missing"
+    if not _inputs_first(order, nodes):
+        return "reversed" if _inputs_first(order[::-1], nodes) else "order"
+    return None
+
+
+def _inputs_first(order: list, nodes: list) -> bool:
+    """Does ``order`` (node numbers) list every node of ``nodes`` after all of its inputs?"""
     position = {i: k for k, i in enumerate(order)}
     number = {id(v): i for i, v in enumerate(nodes)}
-    for i, v in enumerate(nodes):
-        if any(position[number[id(x)]] > position[i] for x in v.inputs):
-            return "order"
-    return None
+    return all(position[number[id(x)]] < position[i] for i, v in enumerate(nodes) for x in v.inputs)
 
 
 def check_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> None:
