@@ -131,6 +131,8 @@ ADJOINT_PROBLEMS = {
                 "10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
     "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
 }
+TOPO_OF_A_NODE = ("compute_gradient_of_variables handed find_topo_sort a single node, and the walk failed on it: "
+                  "find_topo_sort takes a list of nodes, node_list (the output in a list of one)")
 CALLED_TWICE = ("a second call of compute_gradient_of_variables on the same graph gave other adjoints than the first: "
                 "the partial adjoints were added onto what .grad already held. Sum each node's partial adjoints of "
                 "this call apart from .grad (in a dict), then store that sum in .grad, whatever .grad held before")
@@ -196,6 +198,7 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     nodes = numbered(graph, **kwargs)
     picked = list(range(len(nodes))) if picked is None else picked
     f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
+    assert not f.get("topo_of_a_node"), TOPO_OF_A_NODE
     if f["aborted"] or f["changed"]:
         problem = "aborted" if f["aborted"] else "changed"
     else:

@@ -278,10 +278,22 @@ def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_nod
     [output] = build(graph, **kwargs)
     before = graph_digest([output])
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
-    for _ in range(calls):
-        _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
-        if aborted:
-            return {"aborted": True}
+    given = []  # for the hint only: what this backward handed the notebook's find_topo_sort
+    topo = ns.get("find_topo_sort")
+    if callable(topo):
+        ns["find_topo_sort"] = lambda *args, **kw: given.append(args[0] if args else None) or topo(*args, **kw)
+    try:
+        for _ in range(calls):
+            _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
+            if aborted:
+                return {"aborted": True}
+    except Exception:
+        if any(isinstance(a, Value) for a in given):  # find_topo_sort(output) for find_topo_sort([output])
+            return {"aborted": False, "changed": False, "topo_of_a_node": True}
+        raise
+    finally:
+        if callable(topo):
+            ns["find_topo_sort"] = topo
     if graph_digest([output]) != before:
         return {"aborted": False, "changed": True}
     nodes = nodes_of(output)
