@@ -336,6 +336,10 @@ FORWARD = "ScaleAdd.forward must compute x * s + b"
 def call_message(call, args=(0.5,), kwargs=None) -> str:
     """The message for module(*args, **kwargs) not returning forward(*args, **kwargs) (Task 4.1's
     __call__: a forward that echoes its arguments), or ""."""
+    if call.get("base_forward"):
+        return ("Module's __call__ is Module's own forward (`__call__ = forward` in the class body binds that function "
+                "once), so calling any module runs Module.forward, never its subclass's: __call__ must be a method "
+                "that looks forward up on the module it is called on")
     if call.get("type_error"):
         return f"calling a module raised TypeError: {PASS_ARGUMENTS}"
     returned = call["returned"]

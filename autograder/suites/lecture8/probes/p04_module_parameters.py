@@ -182,6 +182,9 @@ def _echo_class(Module, seen: dict):
 def _call(Module, args, kwargs) -> dict:
     """module(*args, **kwargs) for an Echo module: what it returned (plain data), and whether
     forward ran and on the module itself (a hint only)."""
+    call = getattr(Module, "__dict__", {}).get("__call__")
+    if call is not None and call is Module.__dict__.get("forward"):  # `__call__ = forward` in the class body
+        return {"type_error": False, "base_forward": True}
     seen: dict = {}
     m = _echo_class(Module, seen)()
     seen["module"] = m

@@ -1,0 +1,41 @@
+"""Module with `__call__ = forward` in its class body: __call__ is Module's own forward (which raises),
+never a subclass's."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_1_module": '''
+class Parameter(ndl.Tensor):
+    """parameter"""
+
+
+class Module:
+    def parameters(self):
+        found, seen = [], {id(self)}
+
+        def visit(v):
+            if isinstance(v, Parameter):
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    found.append(v)
+            elif isinstance(v, Module):
+                if id(v) not in seen:
+                    seen.add(id(v))
+                    visit(v.__dict__)
+            elif isinstance(v, dict):
+                for item in v.values():
+                    visit(item)
+            elif isinstance(v, (list, tuple)):
+                for item in v:
+                    visit(item)
+
+        visit(self.__dict__)
+        return found
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError("a subclass defines forward")
+
+    __call__ = forward
+''',
+}
+MUST_FAIL = ["test_call_runs_forward"]
+HINT = "binds that function once"
+VISIBLE = True
