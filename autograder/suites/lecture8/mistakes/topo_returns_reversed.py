@@ -18,6 +18,6 @@ def find_topo_sort(node_list):
     return order[::-1]
 ''',
 }
-MUST_FAIL = ["task:9.1"]
+MUST_FAIL = ["task:9.1", "task:9.2"]
 HINT = "the reverse of the order asked for"
 VISIBLE = True

@@ -205,31 +205,43 @@ def run_train(ns, setting, epochs, stale=False, seed=5):
     model's parameters afterwards (what the loop did to them)."""
     model, loss_fn, opt, x, y = make_setting(setting, stale, seed)
     train = need(ns, "train")
-    calls = []  # for the hint only: was the loss function given to train called at all?
-    loss_class = type(loss_fn)
+    # For the hint only: did the model return an output that the loss function given to train never saw?
+    calls, outputs = [], []
+    loss_class, model_class = type(loss_fn), type(model)
+
+    def run_model(self, *args, **kwargs):
+        out = model_class.__call__(self, *args, **kwargs)
+        outputs.append(1)
+        return out
+
     loss_fn.__class__ = type(loss_class.__name__, (loss_class,), {
         "__call__": lambda self, *args, **kwargs: calls.append(1) or loss_class.__call__(self, *args, **kwargs)})
+    model.__class__ = type(model_class.__name__, (model_class,), {"__call__": run_model})
+
+    def own_loss() -> bool:
+        return bool(outputs) and not calls
+
     try:
         losses = train(model, loss_fn, opt, x, y, epochs)
     except TypeError as exc:  # float() of an array of shape (1,): NumPy's own message
         if "0-dimensional" not in str(exc):
-            if not calls:
+            if own_loss():
                 return {"own_loss": True}
             raise
         return {"float_of_array": True}
     except IndexError as exc:  # loss.numpy()[0] on a 0-dimensional loss: NumPy's own message
         if "scalar variable" not in str(exc) and "0-dimensional" not in str(exc):
-            if not calls:
+            if own_loss():
                 return {"own_loss": True}
             raise
         return {"indexed_0d": True}
     except Exception:
-        if not calls:  # an error of a loss the student made up
+        if own_loss():  # an error of a loss the student made up
             return {"own_loss": True}
         raise
     items = list(losses) if isinstance(losses, (list, tuple)) else []
     return {
-        "own_loss": not calls and epochs > 0,
+        "own_loss": own_loss(),
         "is_list": isinstance(losses, list),
         "kinds": [_kind(v) for v in items],
         "losses": np.array([as_number(v) for v in items], dtype=np.float64),
