@@ -36,6 +36,12 @@ CAUSES = {
     "type_mix": "an operation on two types that do not go together{detail}",
     "numpy_scalar": "a numpy scalar where a Python float or int is needed (float(...) converts it)",
     "float_index": "a float where an integer is needed (an index, a size or a count: use // or int(...))",
+    "tensor_compare": ("a comparison (<, >, <=, >=) with a needle Tensor, which defines none: numpy's functions do not "
+                       "work on needle Tensors either (np.maximum and np.where compare them); use needle's ops on "
+                       "Tensors (such as ndl.ops.relu), or compare t.numpy()"),
+    "tuple_as_int": ("a tuple where separate integers are needed: np.random.randn and np.random.rand take each size "
+                     "as an argument of its own, randn(rows, cols); np.zeros, np.ones and np.random.standard_normal "
+                     "take one shape tuple"),
     "none_used": "None used as a value (a function that forgot its return statement?)",
     "none_operand": "None as an operand{detail}",
     "not_iterable": "iterating over {detail} (a for loop, zip or unpacking), which cannot be iterated",
@@ -152,9 +158,13 @@ def _type_error(text: str) -> tuple[str, str]:
         return "numpy_scalar", ""
     if re.search(r"'float' object cannot be interpreted as an integer|indices must be integers|integer argument expected, got float", text):
         return "float_index", ""
+    if "'tuple' object cannot be interpreted as an integer" in text:
+        return "tuple_as_int", ""
     # a binary operator or a comparison on two types: (operator, left type, right type)
-    m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text) or \
-        re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    m = re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    if m and "NoneType" not in m.groups()[1:] and {"Tensor", "Parameter"} & set(m.groups()[1:]):
+        return "tensor_compare", ""
+    m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text) or m
     if m:
         if "NoneType" in m.groups()[1:]:
             return "none_operand", m.group(1)
