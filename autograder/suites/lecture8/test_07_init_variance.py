@@ -323,6 +323,17 @@ def replay(init, c, seed, depth, width, n_samples, order="input_first"):
     return x0, [weight() for _ in range(depth)]
 
 
+def redrawn_stds(init, c, seed, depth, width, n_samples) -> np.ndarray:
+    """The stds of a network that draws a new input before every layer (x, then W, per layer)
+    instead of x_0 once: relu(x_l W_l) with every x_l fresh from np.random.randn."""
+    draws, stds = np.random.RandomState(seed), []
+    for _ in range(depth):
+        x = draws.randn(n_samples, width).astype(np.float32).astype(np.float64)
+        W = np.eye(width) * c if init == "identity" else c * draws.randn(width, width)
+        stds.append(np.std(np.maximum(x @ W.astype(np.float32).astype(np.float64), 0.0)))
+    return np.array(stds)
+
+
 def readings(x0, weights) -> dict:
     """The stds of the right computation ("right") and of each mistaken one (keyed by its
     message), for input x0 and the layers' weights, in float64."""
@@ -365,6 +376,7 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
         known[ONCE_PER_LAYER] = readings(*replay(init, c, seed, depth, width, n_samples, "tied"))["right"]
     n = n_samples * width  # entries of a layer's output: np.std divides by n, ddof=1 by n - 1
     known[DDOF1] = known["right"] * np.sqrt(n / (n - 1))
+    known[REDRAWN] = redrawn_stds(init, c, seed, depth, width, n_samples)
     for message, want in known.items():
         if message != "right" and same(values, want):
             raise AssertionError(message)
@@ -378,6 +390,8 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     raise AssertionError(GENERIC)
 
 
+REDRAWN = ("activation_stds draws a new input at every layer: draw x_0 once, before the loop; each later layer's "
+           "input is the previous layer's output")
 DDOF1 = ("your stds divide by the number of entries minus 1 (ddof=1, as torch.std does by default): the std of a "
          "layer's output here is np.std's default, which divides by the number of entries")
 GENERIC = ("the stds differ from those of the task's network: draw the input first (np.random.randn(n_samples, width)), "
