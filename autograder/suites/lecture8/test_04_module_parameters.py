@@ -314,6 +314,8 @@ def test_call_runs_forward(observe, submission_seed):
 
 # --- Task 4.2: ScaleAdd and MultiPathScaleAdd -----------------------------------------------
 NO_SCALE_ADD_PARAMETERS = "ScaleAdd() holds no Parameters: it needs two, s and b"
+PLAIN_TENSORS = ("ScaleAdd's s and b are plain Tensors: each must be a Parameter (your class from Task 4.1), the type "
+                 "parameters() collects and an optimizer trains")
 NO_MULTIPATH_PARAMETERS = "MultiPathScaleAdd() holds no Parameters: its two paths (ScaleAdd modules) hold them"
 NOT_FLOAT32 = "ScaleAdd's s and b must be float32, like the inputs: needle does not promote dtypes"
 NOT_SHAPE_1 = (
@@ -357,6 +359,7 @@ def call_message(call, args=(0.5,), kwargs=None) -> str:
 def check_scale_add(basics, forward=True):
     """ScaleAdd's Parameters (present, of shape (1,), starting from the arguments) and, with
     ``forward``, its value x * s + b: what every other Task 4.2 result rests on."""
+    assert basics["holds_parameters"] or None in basics["shapes"], PLAIN_TENSORS  # s and b are there, as Tensors
     assert basics["holds_parameters"], NO_SCALE_ADD_PARAMETERS
     assert basics["shapes"] == [[1], [1]], NOT_SHAPE_1
     assert basics["dtypes"] == ["float32", "float32"], NOT_FLOAT32
@@ -409,6 +412,7 @@ def test_scale_add_parameters(observe, submission_seed):
                        ([s0, b0], s0, b0),  # positional: ScaleAdd(init_s, init_b)
                        ({"init_b": b1}, 1.0, b1)):  # keyword, s keeps its default
         f = observe(P.scale_add_facts, init=init)
+        assert f["basics"]["holds_parameters"] or None in f["basics"]["shapes"], PLAIN_TENSORS
         assert f["basics"]["holds_parameters"], NO_SCALE_ADD_PARAMETERS
         check_param(f["s"], "s", s, b)
         check_param(f["b"], "b", b, s)
@@ -469,7 +473,13 @@ def test_multipath_gradient(observe, submission_seed):
     def grads(r):
         check_multipath(r)
         assert r["h"] is not None, "MultiPathScaleAdd.forward must return a needle Tensor"
-        assert any(g is not None for g in r["grads"]), NO_GRADIENT
+        if not any(g is not None for g in r["grads"]):  # ScaleAdd's own fault, or paths forward never used?
+            alone = observe(P.scale_add_grad, s=1.0, b=0.0, x=2.0)
+            assert alone.get("ds") is None or alone.get("db") is None, (
+                "neither path's s and b got a gradient, though a ScaleAdd alone passes one to its own s and b: "
+                "MultiPathScaleAdd.forward must compute through self.path0 and self.path1, the modules it holds "
+                "(not new ones)")
+            raise AssertionError(NO_GRADIENT)
         assert all(g is not None for g in r["grads"]), (
             "one path's s and b got no gradient: forward must use both paths, path0 and path1"
         )

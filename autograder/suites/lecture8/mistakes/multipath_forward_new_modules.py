@@ -1,0 +1,28 @@
+"""MultiPathScaleAdd.forward builds two new ScaleAdd modules at each call instead of using
+self.path0 and self.path1: right value at the defaults, but the held paths get no gradient
+(audit case w04_multipath_paths_in_forward)."""
+NOTEBOOK = "04_module_parameters"
+CELLS = {
+    "task4_2_scale_add": '''
+class ScaleAdd(Module):
+    def __init__(self, init_s=1, init_b=0):
+        super().__init__()
+        self.s = Parameter([init_s], dtype="float32")
+        self.b = Parameter([init_b], dtype="float32")
+
+    def forward(self, x):
+        return x * self.s + self.b
+
+
+class MultiPathScaleAdd(Module):
+    def __init__(self):
+        super().__init__()
+        self.path0 = ScaleAdd()
+        self.path1 = ScaleAdd()
+
+    def forward(self, x):
+        return ScaleAdd()(x) + ScaleAdd()(x)
+''',
+}
+MUST_FAIL = ["test_multipath_gradient"]
+HINT = "the modules it holds"
