@@ -131,6 +131,9 @@ ADJOINT_PROBLEMS = {
                 "10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
     "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
 }
+CHAIN_TWICE = ("each partial adjoint was multiplied by its node's adjoint once more: op.gradient(adjoint, node) "
+               "already applies the chain rule (it returns adjoint times the local derivative); hand its result to the "
+               "input as it is")
 TOPO_OF_A_NODE = ("compute_gradient_of_variables handed find_topo_sort a single node, and the walk failed on it: "
                   "find_topo_sort takes a list of nodes, node_list (the output in a list of one)")
 CALLED_TWICE = ("a second call of compute_gradient_of_variables on the same graph gave other adjoints than the first: "
@@ -197,7 +200,11 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     ``picked`` (all by default) against ``expected``."""
     nodes = numbered(graph, **kwargs)
     picked = list(range(len(nodes))) if picked is None else picked
-    f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
+    try:
+        f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
+    except StudentCodeError:
+        assert not chains_twice(observe), CHAIN_TWICE  # its products of adjoints fail on shapes and tuples
+        raise
     assert not f.get("topo_of_a_node"), TOPO_OF_A_NODE
     if f["aborted"] or f["changed"]:
         problem = "aborted" if f["aborted"] else "changed"
@@ -207,7 +214,22 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
         return
     walk = _topo_problem_of_student(observe, graph, reads_per_node, **kwargs)
     assert walk is None, "compute_gradient_of_variables walks your find_topo_sort's order, which is wrong here: " + TOPO_PROBLEMS[walk]
+    assert problem not in ("single", "shared") or not chains_twice(observe), CHAIN_TWICE
     assert False, ADJOINT_PROBLEMS[problem]
+
+
+def chains_twice(observe) -> bool:
+    """Does the student's backward multiply each partial adjoint by its node's adjoint once more?
+    On z = (3x) * 5 with out_grad 2 the adjoints are z 2, 3x 10, x 30; with the chain rule applied
+    twice, 3x gets 5 * 2 * 2 = 20 and x gets (3 * 20) * 20 = 1200, values no other mistake gives."""
+    try:
+        f = observe(P.backward, graph="scaled_chain", out_grad=[2.0], report=[0, 1, 2])
+    except StudentCodeError:
+        return False
+    if f["aborted"] or f["changed"] or f.get("topo_of_a_node"):
+        return False
+    got = sorted(g["value"].item() for g in f["grads"] if g["kind"] == "tensor" and np.size(g["value"]) == 1)
+    return len(got) == 3 and bool(np.allclose(got, [2.0, 20.0, 1200.0]))
 
 
 def _topo_problem_of_student(observe, graph: str, reads_per_node: int | None, **kwargs) -> str | None:

@@ -53,6 +53,12 @@ def shared(s=3.0):
     return s * s + s
 
 
+def scaled_chain():
+    """z = (3x) * 5 at x = 1: two scalar multiplies in a row."""
+    x = ndl.Tensor([1.0], dtype="float64")
+    return (x * 3.0) * 5.0
+
+
 def diamond(a=1.5):
     """a -> b = 2a -> c = b + b -> d = c * a: b and a are each used twice."""
     a = ndl.Tensor([a], dtype="float64")
@@ -155,7 +161,7 @@ def recipe(leaves: list, constant: list, steps: list):
 
 BUILDERS = {
     "two_path": two_path, "shared": shared, "diamond": diamond, "ladder": ladder, "naive_loop": naive_loop,
-    "tuple": tuple_graph, "two_outputs": two_outputs, "leaf": leaf, "recipe": recipe,
+    "tuple": tuple_graph, "two_outputs": two_outputs, "leaf": leaf, "recipe": recipe, "scaled_chain": scaled_chain,
 }
 
 
