@@ -225,3 +225,20 @@ def test_a_name_set_by_a_line_of_an_added_cell_that_is_not_run_is_explained():
     # a name no line of an added cell sets: the usual hint
     other = explain("NameError", dict(info, detail="std"), [added, task.replace("RELU_GAIN", "std")])
     assert "run the cell that defines it" in other
+
+
+def test_a_shape_tuple_given_to_randn_is_named():
+    """w07_normal_randn_tuple: `np.random.randn((n, m))` (TypeError: 'tuple' object cannot be interpreted as an integer)."""
+    text = hint_of("n, m = 2, 3\nw = np.random.randn((n, m))")
+    assert "at line 2 of your cell: `w = np.random.randn((n, m))`: a tuple where separate integers are needed" in text
+    assert "randn(rows, cols)" in text
+
+
+def test_a_comparison_with_a_tensor_names_numpy_functions_on_tensors():
+    """w07_stds_relu_numpy_on_tensor: `np.maximum(x @ W, 0)` on needle Tensors ('>=' not supported between a Tensor
+    and an int); the same cause for a comparison the student writes, and not for other types."""
+    text = hint_of("x = ndl.Tensor(np.ones((2, 2)))\nx = np.maximum(x @ x, 0)")
+    assert "at line 2 of your cell: `x = np.maximum(x @ x, 0)`: a comparison (<, >, <=, >=) with a needle Tensor" in text
+    assert "numpy's functions do not work on needle Tensors" in text
+    assert "a comparison (<, >, <=, >=) with a needle Tensor" in hint_of("t = ndl.Tensor([1.0])\nok = t > 0")
+    assert "two types that do not go together (a str and an int)" in hint_of("a = 'x' < 1")
