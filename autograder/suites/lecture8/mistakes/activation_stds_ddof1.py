@@ -15,3 +15,4 @@ def activation_stds(init_fn, depth, width, n_samples):
 }
 MUST_FAIL = ["test_stds_identity_layers_scale_by_c", "test_stds_first_layer_is_post_relu"]
 HINT = "ddof=1"
+VISIBLE = True

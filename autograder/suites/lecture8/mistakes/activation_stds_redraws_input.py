@@ -14,3 +14,4 @@ def activation_stds(init_fn, depth, width, n_samples):
 }
 MUST_FAIL = ["test_stds_draws_the_input_first", "test_stds_new_weights_per_layer", "test_stds_kaiming_keeps_scale"]
 HINT = "draws a new input at every layer"
+VISIBLE = True
