@@ -206,16 +206,20 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
         assert not chains_twice(observe), CHAIN_TWICE  # its products of adjoints fail on shapes and tuples
         raise
     assert not f.get("topo_of_a_node"), TOPO_OF_A_NODE
-    if f["aborted"] or f["changed"]:
-        problem = "aborted" if f["aborted"] else "changed"
-    else:
-        problem = adjoint_problem(f["grads"], nodes, picked, expected)
+    problem = backward_problem(f, nodes, picked, expected)
     if problem is None:
         return
     walk = _topo_problem_of_student(observe, graph, reads_per_node, **kwargs)
     assert walk is None, "compute_gradient_of_variables walks your find_topo_sort's order, which is wrong here: " + TOPO_PROBLEMS[walk]
     assert problem not in ("single", "shared") or not chains_twice(observe), CHAIN_TWICE
     assert False, ADJOINT_PROBLEMS[problem]
+
+
+def backward_problem(f: dict, nodes: list, picked: list, expected: list) -> str | None:
+    """The problem of a backward run the probe reported as ``f`` (None: every adjoint right)."""
+    if f["aborted"] or f["changed"]:
+        return "aborted" if f["aborted"] else "changed"
+    return adjoint_problem(f["grads"], nodes, picked, expected)
 
 
 def chains_twice(observe) -> bool:
@@ -347,8 +351,7 @@ def test_backward_shared_node(observe):
     expected = [np.array([14.0]), np.array([2.0]), np.array([2.0])]
     check_backward(observe, "shared", [2.0], expected)
     f = observe(P.backward, graph="shared", out_grad=[2.0], calls=2)
-    again = "aborted" if f["aborted"] else "changed" if f["changed"] else adjoint_problem(
-        f["grads"], numbered("shared"), list(range(len(expected))), expected)
+    again = backward_problem(f, numbered("shared"), list(range(len(expected))), expected)
     if again is not None:  # passing partials on down every path adds into .grad too: that mistake first
         f = observe(P.backward, graph="ladder", out_grad=[1.0], report=[], n=60, reads_per_node=READS_PER_NODE)
         assert not f["aborted"], ADJOINT_PROBLEMS["aborted"]
