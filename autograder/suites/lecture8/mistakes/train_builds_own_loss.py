@@ -16,3 +16,4 @@ def train(model, loss_fn, opt, x, y, epochs):
 }
 MUST_FAIL = ["test_train_other_models"]
 HINT = "loss function it is given"
+VISIBLE = True
