@@ -49,13 +49,14 @@ CAUSES = {
     "not_callable": "calling something that is not a function{detail}",
     "arguments": "a call with the wrong number or names of arguments",
     "unhashable": "an unhashable object as a dict key or in a set{detail}: key by id(...)",
-    "recursion": "Python's recursion limit: walk deep structures with an explicit stack",
+    "recursion": "Python's recursion limit (the grader keeps the default, 1000, whatever sys.setrecursionlimit asks): "
+                 "walk deep structures with an explicit stack",
     "not_implemented": "NotImplementedError: the stub is not implemented yet",
     "index": "an index out of range",
     "key": "a missing dict key",
     "zero_division": "a division by zero",
     "memory": "running out of memory",
-    "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network, changing the recursion limit)",
+    "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network)",
     "other": "",
 }
 

@@ -163,3 +163,28 @@ def refusing(names: list[str]):
                 delattr(owner, attr)
             else:
                 setattr(owner, attr, original)
+
+
+# The deep-chain tests mean Python's default recursion limit: the grader's worker makes
+# sys.setrecursionlimit do nothing, for good; visible tests and the in-kernel route do the same
+# inside ``default_recursion_limit()``. A no-op rather than an error: a recursive walk then
+# loses what a recursive walk loses, the deep chain, with the same hint.
+DEFAULT_RECURSION_LIMIT = 1000
+
+
+def ignore_recursion_limit_change(limit) -> None:
+    return None
+
+
+@contextlib.contextmanager
+def default_recursion_limit():
+    """Inside the block: Python's default recursion limit (or the current one, when lower), which
+    sys.setrecursionlimit does not change, as in the grader; both are put back after."""
+    setter, before = sys.setrecursionlimit, sys.getrecursionlimit()
+    setter(min(before, DEFAULT_RECURSION_LIMIT))
+    sys.setrecursionlimit = ignore_recursion_limit_change
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit = setter
+        setter(before)

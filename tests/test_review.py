@@ -19,7 +19,6 @@ OBFUSCATED = {"delegate_count_topo_sort_by_getattr", "delegate_kaiming_uniform_f
     ("def f(): pass\nf.__code__ = (lambda: 1).__code__", "code, closure or frame surgery"),
     ("def f(x):\n    return f.__closure__", "code, closure or frame surgery"),
     ("g = (lambda: 0).__globals__", "code, closure or frame surgery"),
-    ("import sys\nsys.setrecursionlimit(10**6)", "the interpreter's internals"),
     ("import sys\nm = sys.modules['needle']", "the interpreter's internals"),
     ("import gc", "the interpreter's internals"),
     ("import inspect", "the interpreter's internals"),

@@ -45,13 +45,14 @@ class LocalObserver:
     """Runs probes in this process against ``namespace`` (a kernel, or selfcheck). Needle's own
     implementation of the task is refused as in the sandbox, but only while the probe runs
     (``needle.trace.refusing``: its code raises, then is put back), and a definition that is,
-    or derives from, needle's class is noticed when the probe takes it."""
+    or derives from, needle's class is noticed when the probe takes it. Probes run under Python's
+    default recursion limit, which sys.setrecursionlimit does not change (as in the sandbox)."""
 
     def __init__(self, namespace: dict):
         self.namespace = namespace
 
     def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
-        from needle.trace import Refused, refusing
+        from needle.trace import Refused, default_recursion_limit, refusing
 
         from .. import probing
 
@@ -62,7 +63,7 @@ class LocalObserver:
 
         probing.watchers.append(watch)
         try:
-            with refusing(own_work):
+            with refusing(own_work), default_recursion_limit():
                 result = self._run(probe, params)
         except Refused as refused:  # needle's own implementation was reached: that decides
             raise Delegated(refused.name) from None

@@ -32,6 +32,8 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+
+from needle.trace import default_recursion_limit
 from pathlib import Path
 
 from .. import notebook as nbmod
@@ -71,7 +73,8 @@ def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
 def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> dict:
     """Execute the cells (with some replaced) into a fresh namespace, as a kernel would."""
     ns: dict = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
+    # a cell's own sys.setrecursionlimit(...) changes nothing, as in the sandbox
+    with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
         for cell in cells:
             exec(compile((replace or {}).get(cell.grade_id, cell.source), f"<{cell.grade_id}>", "exec"), ns)
     return ns

@@ -32,7 +32,7 @@ ATTRIBUTES = {
     "CodeType": CODE_SURGERY, "FunctionType": CODE_SURGERY, "__traceback__": CODE_SURGERY, "tb_next": CODE_SURGERY,
     "f_code": CODE_SURGERY, "f_builtins": CODE_SURGERY, "gi_code": CODE_SURGERY, "cr_frame": CODE_SURGERY,
     "ag_frame": CODE_SURGERY, "FileIO": FILE_DESCRIPTORS,
-    "setrecursionlimit": INTERPRETER, "modules": None, "_getframe": INTERPRETER, "settrace": INTERPRETER,
+    "modules": None, "_getframe": INTERPRETER, "settrace": INTERPRETER,
     "setprofile": INTERPRETER, "addaudithook": INTERPRETER, "get_objects": INTERPRETER, "get_referrers": INTERPRETER,
     "get_referents": INTERPRETER,
     "__instancecheck__": TYPE_TRICKS, "__subclasscheck__": TYPE_TRICKS, "__class_getitem__": TYPE_TRICKS,

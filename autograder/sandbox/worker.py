@@ -17,6 +17,7 @@ import sys
 import types
 
 from needle.hints import classify
+from needle.trace import ignore_recursion_limit_change
 
 from .. import plaindata
 from ..notebook import strip_magics
@@ -71,16 +72,12 @@ _BUILTIN_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
                        if isinstance(value, type) and issubclass(value, BaseException)}
 
 
-def _no_recursion_limit_changes(limit):
-    raise excise.Refused("sys.setrecursionlimit")
-
-
 def main(argv: list[str]) -> int:
     in_fd, out_fd = int(argv[0]), int(argv[1])
     request = protocol.receive(in_fd)
     excise.excise(request.get("excise") or [])  # first: nothing of the student's exists yet
     enforced = confine.apply(request["scratch"], request.get("uid"))
-    sys.setrecursionlimit = _no_recursion_limit_changes  # the deep-chain tests mean Python's default
+    sys.setrecursionlimit = ignore_recursion_limit_change  # the deep-chain tests mean Python's default
     probes = types.ModuleType("probes")
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     handlers = {name: fn for name, fn in vars(probes).items() if callable(fn) and hasattr(fn, "needs")}
