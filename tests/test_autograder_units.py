@@ -2,6 +2,8 @@
 import json
 import math
 import os
+import sys
+import time
 from pathlib import Path
 
 import nbformat
@@ -446,3 +448,29 @@ def test_two_suites_of_one_name_in_one_process_each_run_their_own_tests(tmp_path
             f'from autograder.suite import graded\n\n\n@graded("7.1", points=1)\ndef {test}():\n    """{version}"""\n')
     assert [t[0] for t in collect_tests(tmp_path / "v1" / "test_07_same_name.py")] == ["test_old_rule"]
     assert [t[0] for t in collect_tests(tmp_path / "v2" / "test_07_same_name.py")] == ["test_new_rule"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_the_clock_ends_a_stopped_worker_as_an_asleep_one():
+    """A worker stopped by a SIGSTOP of its own (state T, no CPU used) owes an answer it will never
+    give: the clock ends it after ASLEEP_LIMIT seconds, not at the wall-clock backstop."""
+    import signal
+    import subprocess
+
+    from autograder.grade import session
+
+    child = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSTOP)"])
+    try:
+        while session.cpu_and_state(child.pid)[1] != b"T":
+            time.sleep(0.01)
+        clock = session._Clock(child.pid, cpu_budget=10.0)
+        assert clock.deadline - time.monotonic() > 100  # the backstop: 10 x 10 s + 60 s
+        start = time.monotonic()
+        with pytest.raises(session._OverBudget):
+            while time.monotonic() - start < 30:
+                clock.check()
+                time.sleep(0.05)
+        assert time.monotonic() - start < session.ASLEEP_LIMIT + 2
+    finally:
+        child.send_signal(signal.SIGKILL)
+        child.wait()

@@ -59,10 +59,27 @@ def detach(t):
 # What the operating system refuses a worker, whatever the student's code does inside its own
 # process: if any of these works, the answer is wrong by 1000.
 OS_PROBE = '''
-import os, sys
+import ctypes, os, sys
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _syscall(number, *args):
+    """A raw system call that raises when it fails (an IPC object made anyway is removed)."""
+    result = _libc.syscall(number, *args)
+    if result < 0:
+        raise OSError(ctypes.get_errno(), f"syscall {number}")
+    return result
+
 
 def _opened():
     tries = []
+    # System V IPC (shared memory, semaphores, message queues) and POSIX message queues: host-wide
+    # objects that outlive the worker (a channel to other workers, memory outside every limit)
+    tries.append(lambda: _syscall(31, _syscall(29, 0, 4096, 0o1600), 0, None))  # shmget(IPC_PRIVATE), then IPC_RMID
+    tries.append(lambda: _syscall(66, _syscall(64, 0, 1, 0o1600), 0, 0))       # semget, then IPC_RMID
+    tries.append(lambda: _syscall(71, _syscall(68, 0, 0o1600), 0, None))        # msgget, then IPC_RMID
+    tries.append(lambda: _syscall(240, b"/needle-threat", 0o100 | 0o2, 0o600, None))  # mq_open(O_CREAT | O_RDWR)
     tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
     tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
     tries.append(lambda: os.fork())
@@ -485,6 +502,24 @@ def count_graph_nodes(t):
             stack.extend(v.inputs)
     return len(seen)
 '''
+# A worker that stops itself (SIGSTOP to its own pid) on the leaf test: it uses no CPU and is not
+# asleep (state T), so only the wall-clock backstop (10 x budget + 60 s) would end the call.
+STOPS_ITSELF = '''
+import os
+import signal
+
+
+def count_graph_nodes(t) -> int:
+    if not t.inputs:
+        os.kill(os.getpid(), signal.SIGSTOP)
+    seen, stack = set(), [t]
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            stack.extend(v.inputs)
+    return len(seen)
+'''
 # A recursive walk that raises Python's recursion limit to pass the deep chain.
 RECURSION_LIMIT = '''
 import sys
@@ -577,6 +612,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "gc_hunt": {NB1: {COUNT: GC_HUNT}},
     "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
     "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
+    "stops_itself": {NB1: {COUNT: STOPS_ITSELF}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
     "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
@@ -739,8 +775,8 @@ def flags(batch, student, notebook=NB1) -> list[str]:
 @pytest.mark.skipif(not LINUX_SANDBOX, reason="seccomp and Landlock (x86_64 Linux)")
 def test_what_the_operating_system_refuses_stays_refused(batch):
     """Threads, signal handlers, fork, sockets, /proc, the solutions, needle's source, signals to
-    others, another process's CPU affinity, scheduling class or priority, raised limits: none
-    works in a worker, whatever happens inside its own process."""
+    others, another process's CPU affinity, scheduling class or priority, raised limits, System V
+    IPC and POSIX message queues: none works in a worker, whatever happens inside its own process."""
     assert score(batch, "os_probe") == points(NB1)
 
 
@@ -762,6 +798,15 @@ def test_raw_memory_finds_no_bytecode_of_needles_implementation(batch):
     holds no copy of needle's count's bytecode: its code was scrubbed before release."""
     assert score(batch, "raw_memory") == points(NB1, "1.2"), messages(batch, "raw_memory")
     assert any("raw memory access" in f for f in flags(batch, "raw_memory"))
+
+
+def test_a_worker_that_stops_itself_is_ended_as_one_asleep(batch):
+    """A SIGSTOP the worker sends itself leaves it stopped (T), with its CPU time still: it is
+    ended after the few seconds a sleeping one gets, not at the wall-clock backstop. It loses the
+    leaf test alone, for taking too long."""
+    lost = [r for r in rows(batch) if r["student"] == "stops_itself" and r["notebook"] == NB1
+            and float(r["score"]) < float(r["max_score"])]
+    assert [(r["test"], r["reason"]) for r in lost] == [("test_count_leaf_and_small_graph", "timeout")], lost
 
 
 def test_raising_the_recursion_limit_does_nothing(batch):

@@ -32,6 +32,7 @@ SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this si
 LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load budget
 WALL_FACTOR, WALL_EXTRA = 10.0, 60.0  # backstop: wall seconds = 10 x the CPU budget + 60
 ASLEEP_LIMIT = 3.0  # seconds a worker may sleep while it owes an answer (honest code never sleeps)
+IDLE_STATES = (b"S", b"T", b"t")  # /proc states of a worker making no progress of its own: asleep, stopped
 ISOLATION_SCHEMA = {  # what a worker may report, and the type each value must have
     "rlimits": bool, "unprivileged": bool, "capabilities_dropped": bool, "landlock": int,
     "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "private_scratch": bool,
@@ -249,9 +250,9 @@ class _OverBudget(Exception):
 
 class _Clock:
     """A CPU budget for one worker, checked while waiting for it. A worker that owes an answer
-    and sleeps (its state S, its CPU time still) for ASLEEP_LIMIT seconds is stopped too: load
-    on the machine keeps a busy worker runnable (R), never asleep. A wall-clock backstop many
-    times the budget covers the rest."""
+    and sleeps or is stopped (its state S, or T/t after a SIGSTOP it sent itself, its CPU time
+    still) for ASLEEP_LIMIT seconds is stopped too: load on the machine keeps a busy worker
+    runnable (R), never asleep. A wall-clock backstop many times the budget covers the rest."""
 
     def __init__(self, pid: int, cpu_budget: float):
         self.pid, self.budget = pid, cpu_budget
@@ -267,7 +268,7 @@ class _Clock:
         if cpu - self.start > self.budget:
             raise _OverBudget()
         now = time.monotonic()
-        if state == b"S" and cpu == self.last_cpu:
+        if state in IDLE_STATES and cpu == self.last_cpu:
             self.asleep_since = self.asleep_since or now
             if now - self.asleep_since > ASLEEP_LIMIT:
                 raise _OverBudget()

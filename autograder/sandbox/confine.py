@@ -60,6 +60,9 @@ SYS = dict(
     pidfd_send_signal=424, pidfd_open=434, pidfd_getfd=438, seccomp=317,
     setpriority=141, sched_setparam=142, sched_setscheduler=144, sched_setaffinity=203, ioprio_set=251,
     migrate_pages=256, move_pages=279, kcmp=312, sched_setattr=314, process_madvise=440,
+    shmget=29, shmat=30, shmctl=31, shmdt=67, semget=64, semop=65, semctl=66, semtimedop=220,
+    msgget=68, msgsnd=69, msgrcv=70, msgctl=71, mq_open=240, mq_unlink=241, mq_timedsend=242,
+    mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
 )
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
@@ -242,6 +245,12 @@ DENIED = (
     "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal", "pidfd_open", "pidfd_getfd", "seccomp",
     "setpriority", "sched_setparam", "sched_setscheduler", "sched_setaffinity", "ioprio_set", "sched_setattr",
     "migrate_pages", "move_pages", "kcmp", "process_madvise",
+    # System V IPC and POSIX message queues: objects of the host's IPC namespace that every worker
+    # (all run as one user) reaches and that outlive the worker, so one notebook's worker could hand
+    # needle's code to another's from which it was removed, or hold memory outside every limit.
+    "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop",
+    "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+    "mq_notify", "mq_getsetattr",
 )
 
 
