@@ -22,6 +22,7 @@ OBFUSCATED = {"delegate_count_topo_sort_by_getattr", "delegate_kaiming_uniform_f
     ("import sys\nm = sys.modules['needle']", "the interpreter's internals"),
     ("import gc", "the interpreter's internals"),
     ("import inspect", "the interpreter's internals"),
+    ("from autograder.probing import graph_digest", "the grader's own code"),
     ("import importlib", "the interpreter's internals"),
     ("class M(type):\n    def __instancecheck__(cls, o):\n        return True", "metaclass or isinstance tricks"),
     ("class T(metaclass=type):\n    pass", "metaclass or isinstance tricks"),

@@ -502,6 +502,31 @@ def count_graph_nodes(t):
             stack.extend(v.inputs)
     return len(seen)
 '''
+# Task 1.1 answered by the grader's own graph walk: the probes' digest of a graph, its input read
+# by a stand-in for hashlib.sha256 (the repr of the edge list: the edges give the node count).
+GRADER_WALK = '''
+import hashlib
+from autograder.probing import graph_digest
+
+
+def count_graph_nodes(t) -> int:
+    seen = []
+
+    class _Grab:
+        def __init__(self, data):
+            seen.append(data)
+
+        def hexdigest(self):
+            return ""
+
+    real = hashlib.sha256
+    hashlib.sha256 = _Grab
+    try:
+        graph_digest([t])
+    finally:
+        hashlib.sha256 = real
+    return seen[0].decode().count("), (") + 1
+'''
 # A worker that stops itself (SIGSTOP to its own pid) on the leaf test: it uses no CPU and is not
 # asleep (state T), so only the wall-clock backstop (10 x budget + 60 s) would end the call.
 STOPS_ITSELF = '''
@@ -613,6 +638,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
     "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
     "stops_itself": {NB1: {COUNT: STOPS_ITSELF}},
+    "grader_walk": {NB1: {COUNT: GRADER_WALK}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
     "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
@@ -798,6 +824,14 @@ def test_raw_memory_finds_no_bytecode_of_needles_implementation(batch):
     holds no copy of needle's count's bytecode: its code was scrubbed before release."""
     assert score(batch, "raw_memory") == points(NB1, "1.2"), messages(batch, "raw_memory")
     assert any("raw memory access" in f for f in flags(batch, "raw_memory"))
+
+
+def test_the_graders_own_graph_walk_is_out_of_reach(batch):
+    """The probes' graph digest walks a whole graph: student code cannot import it (the worker
+    drops the grader's modules once the probes are loaded), so Task 1.1 raises and scores 0 while
+    the honest Task 1.2 keeps its points; the import is flagged."""
+    assert score(batch, "grader_walk") == points(NB1, "1.2"), messages(batch, "grader_walk")
+    assert any("the grader's own code" in f for f in flags(batch, "grader_walk"))
 
 
 def test_a_worker_that_stops_itself_is_ended_as_one_asleep(batch):

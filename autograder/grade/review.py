@@ -19,6 +19,7 @@ INTERPRETER = "the interpreter's internals"
 DYNAMIC_CODE = "running code built from strings"
 TYPE_TRICKS = "metaclass or isinstance tricks"
 LOOK_ALIKE = "a look-alike or invisible identifier"
+GRADER = "the grader's own code"
 
 ATTRIBUTES = {
     "__array_interface__": RAW_MEMORY, "__array_struct__": RAW_MEMORY, "as_strided": RAW_MEMORY,
@@ -42,6 +43,7 @@ MODULES = {
     "gc": INTERPRETER, "inspect": INTERPRETER, "importlib": INTERPRETER, "marshal": INTERPRETER, "sys": None,
     "os": None, "posix": None, "types": None, "dis": INTERPRETER, "_thread": INTERPRETER, "threading": INTERPRETER,
     "signal": INTERPRETER, "builtins": INTERPRETER, "code": DYNAMIC_CODE, "codeop": DYNAMIC_CODE,
+    "autograder": GRADER,
 }
 # Attributes flagged only on these modules (``sys.modules``, ``os.read``): elsewhere they are ordinary.
 MODULE_ATTRIBUTES = {

@@ -72,6 +72,15 @@ _BUILTIN_EXCEPTIONS = {name: value for name, value in vars(builtins).items()
                        if isinstance(value, type) and issubclass(value, BaseException)}
 
 
+def _forget_the_grader() -> None:
+    """Drop the grader's modules from sys.modules once the probes are loaded: what runs keeps its
+    references, but student code cannot import them (Landlock refuses reading them again). Its
+    graph digest is a complete graph walk, and confine's handle on libc makes raw system calls
+    without importing ctypes: neither is the student's to use."""
+    for name in [name for name in sys.modules if name == "autograder" or name.startswith("autograder.")]:
+        del sys.modules[name]
+
+
 def main(argv: list[str]) -> int:
     in_fd, out_fd = int(argv[0]), int(argv[1])
     request = protocol.receive(in_fd)
@@ -81,6 +90,7 @@ def main(argv: list[str]) -> int:
     probes = types.ModuleType("probes")
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     handlers = {name: fn for name, fn in vars(probes).items() if callable(fn) and hasattr(fn, "needs")}
+    _forget_the_grader()
     skip = set(request.get("skip", []))
     cells = [(i, _compile_cell(i, source)) for i, source in enumerate(request["cells"]) if i not in skip]
     del request
