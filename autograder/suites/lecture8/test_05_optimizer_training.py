@@ -382,6 +382,9 @@ CONSTANT = ("the recorded loss never changes: each epoch's step must use the gra
             "(clear the gradients, forward, backward, then step)")
 OWN_LOSS = ("train never calls the loss function it is given: compute each epoch's loss with the `loss_fn` argument "
             "(it may be any loss, of any shape), do not build one inside train")
+UNTRAINED = ("train returned the right losses, but the model's parameters afterwards are not those of that training: "
+             "record the losses of the loop that trains the model it is given (reset_grad, forward, record, backward, "
+             "step in every epoch)")
 OTHER = ("with another model, loss and optimizer the recorded losses are wrong: train must use only its arguments "
          "(the model, loss function and optimizer it is given)")
 
@@ -429,6 +432,11 @@ def check_train(observe, setting, epochs, want, fallback, stale=False, seed=5):
     losses = recorded(r, epochs)
     if not close(losses, want):
         raise AssertionError(train_message(setting, epochs, stale, r, fallback, seed))
+    # the right losses are public (derived by hand): they count only from a loop that trained the model
+    trained = variant_run(setting, epochs, stale, seed=seed)[1]
+    if not same_params(r["params"], trained):
+        initial = variant_run(setting, 0, stale, seed=seed)[1]
+        raise AssertionError(NO_STEP if same_params(r["params"], initial) else UNTRAINED)
     return r
 
 
