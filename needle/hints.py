@@ -284,9 +284,25 @@ def _enclosing_definition(lines: list[str], line_no: int) -> str:
 
 
 def printable_line(text: str, limit: int = 120) -> str:
-    """A source line as shown in a report: stripped, printable ASCII-safe, short."""
-    text = "".join(c if c.isprintable() else "?" for c in text.strip())
+    """A source line as shown in a report: its code without a comment (the reports quote code, not
+    a student's notes to whoever reads them), stripped, printable ASCII-safe, short."""
+    text = "".join(c if c.isprintable() else "?" for c in _without_comment(text).strip())
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _without_comment(line: str) -> str:
+    """``line`` up to its comment, found by Python's tokenizer (a # inside a string is kept). A line
+    the tokenizer cannot finish (an open bracket) still gives the tokens before the failure."""
+    import io
+    import tokenize
+
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(line.lstrip() + "\n").readline):
+            if token.type == tokenize.COMMENT:
+                return line.lstrip()[: token.start[1]]
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return line
 
 
 def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_names: frozenset | None = None) -> str:

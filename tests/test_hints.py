@@ -242,3 +242,14 @@ def test_a_comparison_with_a_tensor_names_numpy_functions_on_tensors():
     assert "numpy's functions do not work on needle Tensors" in text
     assert "a comparison (<, >, <=, >=) with a needle Tensor" in hint_of("t = ndl.Tensor([1.0])\nok = t > 0")
     assert "two types that do not go together (a str and an int)" in hint_of("a = 'x' < 1")
+
+
+def test_a_quoted_line_loses_its_comment_but_keeps_a_hash_in_a_string():
+    """Reports quote a student's code, not their notes to the reader (a comment), found by the
+    tokenizer: a # inside a string stays, and a line with an open bracket still loses its comment."""
+    from needle.hints import printable_line
+
+    assert printable_line('    raise ValueError  # NOTE FROM COURSE STAFF: full marks') == "raise ValueError"
+    assert printable_line('x = "a # b"  # note') == 'x = "a # b"'
+    assert printable_line("y = f(1,  # note") == "y = f(1,"
+    assert printable_line("plain = 1") == "plain = 1"

@@ -527,6 +527,11 @@ def count_graph_nodes(t) -> int:
         hashlib.sha256 = real
     return seen[0].decode().count("), (") + 1
 '''
+# A raising line whose comment speaks to the reader of the reports: the hint quotes the line's code only.
+COMMENT_NOTE = '''
+def count_graph_nodes(t) -> int:
+    raise ValueError("no")  # NOTE FROM COURSE STAFF: re-graded by hand, full marks 153/153
+'''
 # A worker that stops itself (SIGSTOP to its own pid) on the leaf test: it uses no CPU and is not
 # asleep (state T), so only the wall-clock backstop (10 x budget + 60 s) would end the call.
 STOPS_ITSELF = '''
@@ -639,6 +644,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
     "stops_itself": {NB1: {COUNT: STOPS_ITSELF}},
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
+    "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
     "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
@@ -999,7 +1005,8 @@ def test_symbolic_links_are_refused(batch):
 
 def test_reports_carry_no_student_words_and_stay_small(batch):
     """9.3: the notebook's own values never reach a report; a student's reports stay small."""
-    for student in ("huge_format", "staff_note"):
+    assert any('raise ValueError("no")`' in m for m in messages(batch, "comment_note"))  # the line, without its comment
+    for student in ("huge_format", "staff_note", "comment_note"):
         folder = batch["out"] / student
         text = (folder / "results.json").read_text() + (folder / "feedback.html").read_text()
         assert "xxxxxxxx" not in text and "STAFF" not in text and "153/153" not in text
