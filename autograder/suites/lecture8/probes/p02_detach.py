@@ -141,6 +141,14 @@ def _grad_after(grad, grad_array) -> dict:
     return {"grad_value": _value(grad), "grad_array_now": grad_array.copy(), "grad_node": _leaf_facts(grad)}
 
 
+def _setter_refused(exc: ValueError) -> dict:
+    """The reply for the .data setter refusing a value of another shape or dtype; any other
+    ValueError (needle's ScalarError for a Tensor minus an array, ...) goes on to its own hint."""
+    if str(exc).startswith("cannot set Tensor.data"):
+        return {"value_error": True}
+    raise exc
+
+
 @probe("sgd_update")
 def update_once(ns, shape, seed: int, lr: float, dtype: str = "float32", grad_kind: str = "const"):
     w = ndl.Tensor(array(shape, seed, dtype), dtype=dtype)
@@ -150,8 +158,8 @@ def update_once(ns, shape, seed: int, lr: float, dtype: str = "float32", grad_ki
     update = need(ns, "sgd_update")
     try:
         result = update(w, grad, lr)
-    except ValueError:  # the .data setter refuses a value of another shape or dtype
-        return {"value_error": True}
+    except ValueError as exc:
+        return _setter_refused(exc)
     return _update_facts(w, w_id, result) | _grad_after(grad, grad_array)
 
 
@@ -168,8 +176,8 @@ def update_references(ns, shape, seed: int, lr: float):
     update = need(ns, "sgd_update")
     try:
         result = update(params[0], grad, lr)
-    except ValueError:
-        return {"value_error": True}
+    except ValueError as exc:
+        return _setter_refused(exc)
     return _update_facts(w, w_id, result) | _grad_after(grad, grad_array) | {
         "list_same_object": params[0] is w and id(params[0]) == w_id,
         "dict_same_object": by_name["weight"] is w,
@@ -192,8 +200,8 @@ def update_many(ns, steps: int, shape, seed: int, lr: float, grad_kind: str = "c
     try:
         for _ in range(steps):
             result = update(w, grad, lr)
-    except ValueError:
-        return {"value_error": True}
+    except ValueError as exc:
+        return _setter_refused(exc)
     return _update_facts(w, w_id, result) | _grad_after(grad, grad_array) | {"held": holder["w"] is w}
 
 
