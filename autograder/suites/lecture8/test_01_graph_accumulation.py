@@ -33,8 +33,8 @@ def model(graph: dict) -> list[list[int]]:
     detached leaf, with no inputs)."""
     requires, inputs = [], []
     for kind, *args in graph["nodes"]:
-        if kind in ("leaf", "const", "one"):
-            requires.append(kind != "const")
+        if kind in ("leaf", "const", "one", "detach"):
+            requires.append(kind not in ("const", "detach"))
             inputs.append([])
         else:
             needs = any(requires[i] for i in args)
@@ -141,13 +141,20 @@ CHAIN3 = {"naive_loop": 3}                                                 # 1 +
 # a = 1, b = 1, c = a * b = 1, d = c + a = 2: 4 nodes, depth 2; told apart by value, 2 (the values 1 and 2),
 # where following only first inputs gives 3
 EQUAL_VALUES = {"nodes": [["one"], ["one"], ["mul", 0, 1], ["add", 2, 0]]}
-DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3, EQUAL_VALUES]  # new ones at the end
+# x + x.detach(): x, the detached node (another node, holding x's very array) and the sum = 3 nodes,
+# depth 1; told apart by their data (id of cached_data), 2
+SHARED_DATA = {"nodes": [["leaf"], ["detach", 0], ["add", 0, 1]]}
+DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3, EQUAL_VALUES, SHARED_DATA]  # new ones at the end
 
 
 # --- what the student reads: one message per mistake ------------------------------------------------
 COUNT_INT = "count_graph_nodes must return an int (the number of distinct nodes)"
 COUNT_ZERO = "count_graph_nodes returned 0: every graph has at least one node, t itself"
 COUNT_T_ITSELF = "count_graph_nodes is one node short: count t itself too, not only the nodes below it"
+COUNT_ONE_MORE = ("count_graph_nodes counts one node too many: a lone leaf is a graph of one node; count each distinct "
+                  "node once, t included, and add nothing")
+COUNT_BY_DATA = ("count_graph_nodes merged distinct nodes that share one array (x and x.detach() hold the same "
+                 "cached_data): tell nodes apart by the node itself, not by its data")
 COUNT_LEAVES = ("count_graph_nodes counts only the nodes made by ops: leaves and constants are nodes too (a lone leaf "
                 "is a graph of one node)")
 COUNT_PATHS = ("count_graph_nodes counts a node once per path that reaches it: a node reached along several paths "
@@ -200,6 +207,8 @@ def count_hint(observe) -> str | None:
         return COUNT_ZERO
     if all(v == w - 1 for v, w in zip(got, want)):
         return COUNT_T_ITSELF
+    if all(v == w + 1 for v, w in zip(got, want)):
+        return COUNT_ONE_MORE
     if got == [op_count(g) for g in DIAGNOSTIC]:
         return COUNT_LEAVES
     if got[0] == 0:
@@ -208,6 +217,8 @@ def count_hint(observe) -> str | None:
         return None
     if got == [value_count(g) for g in DIAGNOSTIC]:  # EQUAL_VALUES tells it from every other mistake
         return COUNT_BY_VALUE
+    if got[-1] == 2 and got[:-1] == want[:-1]:  # right but on SHARED_DATA: nodes told apart by their array
+        return COUNT_BY_DATA
     paths = {2: 5, 3: 7}  # the self-sum and the diamond counted along paths (b twice; b, a and b + b's inputs)
     if any(got[i] == n for i, n in paths.items()) or any(v > w for v, w in zip(got, want)):
         return COUNT_PATHS
@@ -305,6 +316,7 @@ def test_count_shared_nodes_once(observe, submission_seed):
     """count_graph_nodes counts a node reached by several paths once"""
     check(observe, COUNT, DIAMOND, 4, COUNT_PATHS)
     check(observe, COUNT, SELF_SUM, 3, COUNT_PATHS)
+    check(observe, COUNT, SHARED_DATA, 3, COUNT_BY_DATA)
     for graph in random_graphs(submission_seed, 10, 3):
         check(observe, COUNT, graph, node_count(graph), "count_graph_nodes is wrong on a graph with shared nodes")
 
