@@ -56,6 +56,9 @@ CAUSES = {
     "key": "a missing dict key",
     "zero_division": "a division by zero",
     "memory": "running out of memory",
+    "module_unavailable": "a module that cannot be imported where your code runs{detail}: the grader provides "
+                          "numpy, needle and the common modules of Python's standard library, and the tasks need "
+                          "nothing else",
     "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network)",
     "other": "",
 }
@@ -110,6 +113,9 @@ def classify(exc: BaseException) -> dict:
             cause, detail = "missing_attribute", f"{m.group(1) or m.group(3)}.{m.group(2) or m.group(4)}"
         elif module:
             cause, detail = "module_attribute", f"{module.group(1)}:{module.group(2)}"
+    elif isinstance(exc, ModuleNotFoundError):
+        m = re.match(r"No module named '([\w.]+)'", text)
+        cause, detail = "module_unavailable", m.group(1) if m else ""
     elif isinstance(exc, NameError):
         m = re.match(r"(?:name|free variable|cannot access free variable) '(\w+)'", text)
         cause, detail = "name_not_defined", m.group(1) if m else ""
@@ -203,6 +209,11 @@ def _checked_detail(cause: str, detail: str, line: str, op_names: frozenset) -> 
         return ""
     if cause in ("none_attribute", "name_not_defined"):
         return detail if _IDENTIFIER.match(detail) and re.search(rf"\b{re.escape(detail)}\b", line) else ""
+    if cause == "module_unavailable":  # the module the line imports (the one missing may be its dependency)
+        imported = re.match(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))", line)
+        top = (imported.group(1) or imported.group(2)) if imported else detail
+        top = top.split(".")[0]
+        return f" (`{top}`)" if _IDENTIFIER.match(top) and re.search(rf"\b{re.escape(top)}\b", line) else ""
     if cause == "missing_attribute":
         owner, _, attr = detail.partition(".")
         if _IDENTIFIER.match(attr) and re.search(rf"\.{re.escape(attr)}\b", line):

@@ -17,6 +17,17 @@ from autograder.suiterun import collect_tests
 from conftest import LECTURE8, grade_cli
 
 FIXTURES = sorted(p for p in LECTURE8.mistakes_dir.glob("delegate_*.py"))
+# A library's implementation instead of the student's: scipy is not in the worker (it provides
+# numpy, needle and common standard-library modules), and the hint says so at the student's line. Not a
+# mistake fixture: selfcheck runs in a process where scipy imports.
+SCIPY_LOGSUMEXP = {
+    "NOTEBOOK": "03_stable_softmax",
+    "CELLS": {"task3_2_logsumexp_stable": '''
+def logsumexp_stable(x, axis=-1, keepdims=False):
+    from scipy.special import logsumexp
+    return logsumexp(x, axis=axis, keepdims=keepdims)
+'''},
+}
 
 
 def _task_points(notebook: str) -> dict[str, float]:
@@ -42,6 +53,10 @@ def _graded(tmp_path_factory, release_root):
         spec = load_mistake(path)
         specs[path.stem] = spec
         demo.submit(release_dir, root, LECTURE8.name, path.stem, {**solved, **spec["CELLS"]})
+    demo.submit(release_dir, root, LECTURE8.name, "library_scipy", {**solved, **SCIPY_LOGSUMEXP["CELLS"]})
+    for notebook in (root / "submitted" / "library_scipy" / LECTURE8.name).glob("*.ipynb"):
+        if notebook.stem != SCIPY_LOGSUMEXP["NOTEBOOK"]:
+            notebook.unlink()
     # each student submitted every notebook: grade only the one its fixture is about
     for student, spec in specs.items():
         for notebook in (root / "submitted" / student / LECTURE8.name).glob("*.ipynb"):
@@ -82,3 +97,18 @@ def test_a_delegated_task_scores_zero_and_says_why(graded, fixture):
 
 def _tests_of(notebook: str, task: str) -> set[str]:
     return {test for test, _, t, _ in collect_tests(LECTURE8.suite(notebook)) if t == task}
+
+
+def test_a_library_implementation_is_not_in_the_worker_and_the_hint_says_so(graded):
+    """Task 3.2 answered with scipy.special.logsumexp scores 0, with the module named at the
+    student's line; Task 3.1 keeps its points."""
+    _, rows, out = graded
+    notebook = SCIPY_LOGSUMEXP["NOTEBOOK"]
+    mine = {r["test"]: r for r in rows if r["student"] == "library_scipy" and r["notebook"] == notebook}
+    assert all(float(mine[t]["score"]) == 0 for t in _tests_of(notebook, "3.2"))
+    assert sum(float(mine[t]["score"]) for t in _tests_of(notebook, "3.1")) == _task_points(notebook)["3.1"]
+    results = json.loads((out / "library_scipy" / "results.json").read_text())
+    said = [t["output"] for t in results["tests"] if t["extra_data"]["task"] == "3.2"]
+    assert said and all("from scipy.special import logsumexp`: a module that cannot be imported where your code runs "
+                        "(`scipy`)" in m for m in said), said[0]
+

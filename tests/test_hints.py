@@ -253,3 +253,15 @@ def test_a_quoted_line_loses_its_comment_but_keeps_a_hash_in_a_string():
     assert printable_line('x = "a # b"  # note') == 'x = "a # b"'
     assert printable_line("y = f(1,  # note") == "y = f(1,"
     assert printable_line("plain = 1") == "plain = 1"
+
+
+def test_a_module_that_cannot_be_imported_is_named_from_the_students_line():
+    """The hint names the module the line imports, even when the one missing is a dependency of it
+    (scipy needs modules the grader's worker cannot load), and no other name."""
+    from needle.hints import message
+
+    info = {"cause": "module_unavailable", "detail": "fileinput"}
+    text = message("ModuleNotFoundError", info, ["    from scipy.special import logsumexp"], 1)
+    assert "cannot be imported where your code runs (`scipy`)" in text
+    text = message("ModuleNotFoundError", {"cause": "module_unavailable", "detail": "evil words"}, ["x = f()"], 1)
+    assert "cannot be imported where your code runs:" in text and "evil" not in text
