@@ -177,28 +177,43 @@ class Value:
         TENSOR_COUNTER += 1
         value.grad = None
         inputs = tuple(inputs)
-        if LAZY_MODE:  # recorded only: the value is computed when it is realized
-            value.requires_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
-            value.op, value.inputs, value.cached_data = op, inputs, None
-            return value
-        # an input recorded in lazy mode is computed first
-        if len(inputs) == 2:
-            a, b = inputs
-            needs_grad = _GRAD_ENABLED and (a.requires_grad or b.requires_grad)
-            value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data,
-                                           b.realize_cached_data() if b.cached_data is None else b.cached_data)
-        elif len(inputs) == 1:
-            a = inputs[0]
-            needs_grad = _GRAD_ENABLED and a.requires_grad
-            value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data)
-        else:
-            needs_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
-            value.cached_data = op.compute(*[x.realize_cached_data() for x in inputs])
+        try:
+            if LAZY_MODE:  # recorded only: the value is computed when it is realized
+                for x in inputs:  # checked now: nothing reads them until then
+                    if not isinstance(x, Value):
+                        raise _not_a_value(op, x)
+                value.requires_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
+                value.op, value.inputs, value.cached_data = op, inputs, None
+                return value
+            # an input recorded in lazy mode is computed first
+            if len(inputs) == 2:
+                a, b = inputs
+                needs_grad = _GRAD_ENABLED and (a.requires_grad or b.requires_grad)
+                value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data,
+                                               b.realize_cached_data() if b.cached_data is None else b.cached_data)
+            elif len(inputs) == 1:
+                a = inputs[0]
+                needs_grad = _GRAD_ENABLED and a.requires_grad
+                value.cached_data = op.compute(a.realize_cached_data() if a.cached_data is None else a.cached_data)
+            else:
+                needs_grad = _GRAD_ENABLED and any(x.requires_grad for x in inputs)
+                value.cached_data = op.compute(*[x.realize_cached_data() for x in inputs])
+        except AttributeError:  # no cost until raised: an input that is not a Value (a numpy array, ...)
+            for x in inputs:
+                if not isinstance(x, Value):
+                    raise _not_a_value(op, x) from None
+            raise
         if needs_grad:
             value.requires_grad, value.op, value.inputs = True, op, inputs
         else:  # eager mode: nothing upstream needs a gradient, so keep no graph
             value.requires_grad, value.op, value.inputs = False, None, ()
         return value
+
+
+def _not_a_value(op: Op, x) -> TypeError:
+    got = type(x).__name__ + (f" of shape {x.shape}" if isinstance(x, np.ndarray) else "")
+    return TypeError(f"{type(op).__name__}: its inputs must be needle Tensors, got {got} (wrap arrays in "
+                     f"needle.Tensor; compute() is what takes numpy arrays)")
 
 
 def _topo_order(roots: Iterable[Value], follow=None) -> list[Value]:

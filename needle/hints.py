@@ -59,6 +59,8 @@ CAUSES = {
     "module_unavailable": "a module that cannot be imported where your code runs{detail}: the grader provides "
                           "numpy, needle and the common modules of Python's standard library, and the tasks need "
                           "nothing else",
+    "op_on_array": "an op called on {detail}: an op's inputs are needle Tensors (wrap arrays in needle.Tensor); "
+                   "its compute() is what works on numpy arrays",
     "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network)",
     "other": "",
 }
@@ -167,6 +169,9 @@ def _type_error(text: str) -> tuple[str, str]:
         return "float_index", ""
     if "'tuple' object cannot be interpreted as an integer" in text:
         return "tuple_as_int", ""
+    m = re.match(r"\w+: its inputs must be needle Tensors, got (\w+)", text)  # an op called on an array
+    if m:
+        return "op_on_array", m.group(1)
     # a binary operator or a comparison on two types: (operator, left type, right type)
     m = re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
     if m and "NoneType" not in m.groups()[1:] and {"Tensor", "Parameter"} & set(m.groups()[1:]):
@@ -231,7 +236,7 @@ def _checked_detail(cause: str, detail: str, line: str, op_names: frozenset) -> 
         return "a numpy operation" if detail == "numpy" else f"needle's `{detail}`" if detail in op_names else "a needle op"
     if cause == "none_operand":
         return f" of `{detail}`" if detail in OPERATORS and detail.rstrip("()") in line else ""
-    if cause in ("not_iterable", "not_subscriptable"):
+    if cause in ("not_iterable", "not_subscriptable", "op_on_array"):
         return _article(detail) if detail in KNOWN_TYPES else ""
     if cause in ("type_mix", "not_callable", "unhashable"):
         names = detail.split(",")
@@ -332,6 +337,8 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         detail = f"`.{detail}`'s owner" if detail else "something"
     elif cause == "name_not_defined" and detail:
         detail = f" (`{detail}`)"
+    elif cause == "op_on_array":
+        detail = detail or "something that is not a Tensor"
     elif cause in ("not_iterable", "not_subscriptable"):
         # axes that are None or an int: one mistake, one hint (whichever form made it raise)
         detail = "None or an int" if detail in ("None", "an int") and re.search(r"\bax(?:es|is)\b", line) else detail or "something"

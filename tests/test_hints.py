@@ -265,3 +265,20 @@ def test_a_module_that_cannot_be_imported_is_named_from_the_students_line():
     assert "cannot be imported where your code runs (`scipy`)" in text
     text = message("ModuleNotFoundError", {"cause": "module_unavailable", "detail": "evil words"}, ["x = f()"], 1)
     assert "cannot be imported where your code runs:" in text and "evil" not in text
+
+
+def test_an_op_called_on_a_numpy_array_says_so():
+    """An op applied to an array (Op(...)(a.numpy())) raised needle's own AttributeError from
+    inside make_from_op; it is a TypeError naming the op and the type, and its hint says what an
+    op takes, at the student's line."""
+    import needle as ndl
+    from needle.hints import classify, message
+
+    with pytest.raises(TypeError, match=r"EWiseAdd: its inputs must be needle Tensors, got ndarray of shape \(1,\)") as info:
+        ndl.ops.EWiseAdd()(ndl.Tensor([1.0]), np.ones(1))
+    text = message("TypeError", classify(info.value), ["    return FusedAddScalars(c0, c1)(a.numpy())"], 1)
+    assert "an op called on an ndarray: an op's inputs are needle Tensors" in text
+    with pytest.raises(TypeError, match="got list"):
+        ndl.ops.Negate()([1.0])
+    with ndl.autograd.lazy_mode(), pytest.raises(TypeError, match="got float"):
+        ndl.ops.EWiseMul()(ndl.Tensor([1.0]), 2.0)
