@@ -51,6 +51,15 @@ FUSED_KIND = {
     "tensor": "compute returned a needle value: compute works on numpy arrays and returns a Python tuple of arrays",
 }
 FUSED_DTYPE = "the outputs changed the dtype of the data (float32 must stay float32): add the constants as Python numbers, not as float64 arrays or numpy float64 scalars"
+FUSED_DTYPE_FORCED = ("the outputs changed float64 data to float32: keep the data's dtype, whatever it is (add the "
+                      "constants as Python numbers, without forcing a dtype)")
+
+
+def fused_dtype_problem(items, a) -> str | None:
+    """The dtype message, by the direction of the change (float64 made float32 is a forced dtype)."""
+    if all(item.dtype == a.dtype for item in items):
+        return None
+    return FUSED_DTYPE_FORCED if a.dtype == np.float64 else FUSED_DTYPE
 
 
 def _fused_values_problem(items, a, c0, c1) -> str | None:
@@ -79,9 +88,7 @@ def _compute_problem(out, a, c0, c1) -> str | None:
         return problem
     if not out["input_unchanged"]:
         return "compute changed its input array: return new arrays, do not add in place"
-    if any(item.dtype != a.dtype for item in out["items"]):
-        return FUSED_DTYPE
-    return None
+    return fused_dtype_problem(out["items"], a)
 
 
 SHAPES_AND_CONSTANTS = [((3,), 1.5, -2.0), ((2, 3), 0.0, 10.0), ((2, 3, 4), -0.25, 0.75), ((1,), 3.0, 3.0)]
@@ -145,9 +152,7 @@ def _fused_node_problem(out, a, c0, c1) -> str | None:
         return "the TensorTuple's only input must be a itself: apply your op to a"
     if not out["items_are_getitem"]:
         return "indexing the result must go through needle's TupleGetItem: return a needle TensorTuple"
-    if any(item.dtype != a.dtype for item in out["items"]):
-        return FUSED_DTYPE
-    return None
+    return fused_dtype_problem(out["items"], a)
 
 
 @graded("6.1", points=1)
@@ -383,7 +388,7 @@ SPLIT_KIND = {
                     "check which axis your code indexes"),
 }
 SPLIT_VALUES = "slot i must hold the slice of a at index i along axis"
-SPLIT_DTYPE = "the slices changed the dtype of the data (float32 must stay float32)"
+SPLIT_DTYPE = "the slices changed the dtype of the data: each slice keeps the input's dtype (float32 stays float32, float64 float64)"
 
 
 def _slices(a, axis):
