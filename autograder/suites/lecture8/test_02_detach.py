@@ -59,9 +59,13 @@ def detach_reference(kind, shape, seed, dtype="float32"):
 
 
 def check_new_tensor(f: dict) -> None:
-    """What every detach test needs first: a Tensor, and not t itself."""
+    """What every detach test needs first: a Tensor, and not t itself, with every field set."""
     assert f["is_tensor"], NOT_TENSOR
     assert not f["same_object"], RETURNED_T
+    unset = [name for name in P.FIELDS if name in (f.get("unset") or ())]
+    assert not unset, (
+        f"the detached tensor has no {', no '.join(unset)}: a Tensor made with Tensor.__new__ starts with no fields "
+        "at all; give it every one (op, inputs, cached_data, requires_grad, grad)")
 
 
 def detach_cases(seed: int, k: int, kinds=("leaf", "nonleaf", "const")):
@@ -137,8 +141,7 @@ def test_detach_realizes_lazy_tensor(observe, submission_seed):
     """detach of a lazily built tensor computes and shares its data"""
     (_, shape, seed), = detach_cases(submission_seed, 6, ("nonleaf",))
     f = observe(P.detach_lazy, shape=shape, seed=seed)
-    assert f["is_tensor"], NOT_TENSOR
-    assert not f["same_object"], RETURNED_T
+    check_new_tensor(f)
     assert f["op"] is None, HAS_OP
     assert f["has_array"], LAZY_NO_DATA
     assert f["shares"], COPY

@@ -69,6 +69,20 @@ def _leaf_facts(t) -> dict:
 
 
 # --- Task 2.1: detach ---------------------------------------------------------------------
+FIELDS = ("op", "inputs", "cached_data", "requires_grad", "grad")
+
+
+def _unset_fields(d) -> list:
+    """The node fields a Tensor made with Tensor.__new__ was never given (reading them raises)."""
+    unset = []
+    for name in FIELDS:
+        try:
+            getattr(d, name)
+        except AttributeError:
+            unset.append(name)
+    return unset
+
+
 @probe("detach")
 def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
     """detach(t) for t built here. A leaf t has a .grad first (from a backward through 2 t), so
@@ -80,6 +94,8 @@ def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
     op_before, inputs_before = t.op, t.inputs
     d = need(ns, "detach")(t)
     is_tensor = isinstance(d, ndl.Tensor)
+    if is_tensor and _unset_fields(d):
+        return {"is_tensor": True, "same_object": d is t, "unset": _unset_fields(d)}
     facts = {
         "is_tensor": is_tensor,
         "same_object": d is t,
@@ -114,6 +130,8 @@ def detach_lazy(ns, shape, seed: int):
         t, _ = make_tensor("nonleaf", shape, seed)
         d = need(ns, "detach")(t)
         is_tensor = isinstance(d, ndl.Tensor)
+        if is_tensor and _unset_fields(d):
+            return {"is_tensor": True, "same_object": d is t, "unset": _unset_fields(d)}
         facts = {
             "is_tensor": is_tensor,
             "same_object": d is t,
