@@ -307,12 +307,22 @@ FLAT_ARGMAX = ("accuracy takes one argmax over the whole batch of logits: take i
                "prediction per sample")
 
 
+MAX_VALUE = ("accuracy compares the largest logit's value with the label: a sample's prediction is the class whose "
+             "logit is largest, the position of the maximum along axis 1 (argmax), not the maximum itself")
+PERCENT = "accuracy returned a percentage: return the fraction of correct samples, between 0 and 1"
+
+
 def accuracy_message(value, logits, y, batch_size, fallback, shuffled=False) -> str:
     """The message for a wrong accuracy (batches of ``batch_size``), by the slip it matches. The
     slips that depend on which samples share a batch are judged on unshuffled batches only."""
     batches = [(logits[k:k + batch_size], y[k:k + batch_size]) for k in range(0, len(y), batch_size)]
     correct = sum(int((lg.argmax(axis=1) == yb).sum()) for lg, yb in batches)
     flat = sum(int((lg.argmax() == yb).sum()) for lg, yb in batches) / len(y)
+    by_value = sum(int((lg.max(axis=1) == yb).sum()) for lg, yb in batches) / len(y)
+    if np.isclose(value, 100 * correct / len(y)) and correct:
+        return PERCENT
+    if np.isclose(value, by_value) and not np.isclose(by_value, correct / len(y)):
+        return MAX_VALUE
     if np.isclose(value, correct / len(batches)):
         return BATCHES
     if len(y) % batch_size and np.isclose(value, correct / (len(batches) * batch_size)):
