@@ -585,7 +585,7 @@ def _split_problem(observe, calls) -> str | None:
         return None
     a, axis = SPLIT_CAL
     slots = [np.take(a, i, axis=axis) * (i + 1) - 3.0 for i in range(a.shape[axis])]
-    cal = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots, catch=True), slots, axis)
+    cal = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots), slots, axis)
     if isinstance(cal, str):
         return cal
     common = set(cal).intersection(*readings)
@@ -720,15 +720,16 @@ def test_split_negative_axis(observe, submission_seed):
             raise AssertionError(problem if same == problem else problem + NEGATIVE)
     slots = [r.standard_normal((2, 3)) for _ in range(4)]
 
-    def gradient_problem(axis):
-        got = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots, catch=True), slots, 2)
+    def gradient_problem(axis, catch=True):
+        got = _split_hypotheses(observe(P.split_direct_gradient, a=a, axis=axis, slots=slots, catch=catch), slots, 2)
         if isinstance(got, str) or "correct" in got:
             return None if not isinstance(got, str) else got
         return next((m for n, m in SPLIT_PRIORITY if n in got), SPLIT_GENERIC)
 
     problem = gradient_problem(-1)
     if problem:
-        raise AssertionError(problem if gradient_problem(2) == problem else problem + NEGATIVE)
+        # the same axis counted from the front, uncaught: an error raised there too is shown with its line
+        raise AssertionError(problem if gradient_problem(2, catch=False) == problem else problem + NEGATIVE)
 
 
 # Right answers other than the instructor's: each must get full marks and pass the visible tests.
