@@ -218,6 +218,9 @@ LSE_KEEPDIMS = ("logsumexp_stable is right on each row alone but wrong (or raise
                 "keepdims=True so it lines up with its slice when you subtract it and add it back")
 LSE_KEEPDIMS_ARG = ("logsumexp_stable ignores its keepdims argument: with keepdims=True the reduced axes stay as size 1, "
                     "with keepdims=False (the default) they are dropped")
+LSE_MAX_KEPT = ("logsumexp_stable adds the max, kept with keepdims=True, to a sum whose axis was dropped: numpy "
+                "broadcasts the two into every max plus every log-sum (3 rows give a 3 x 3 result); the max must "
+                "keep or drop the reduced axes as the sum does before it is added back")
 LSE_SQUEEZE = ("logsumexp_stable dropped an axis it did not reduce (an input axis of size 1): drop only the reduced "
                "axes")
 LSE_ALL_NEG_INF = ("logsumexp_stable gave nan on a slice that is all -inf: -inf - (-inf) = nan; shift such a slice by "
@@ -245,6 +248,9 @@ OP_WHOLE_SUM = ("LogSumExp's forward sums over the whole array: each slice has i
                 "reduced axes only (in your logsumexp_stable, if compute uses it)")
 OP_DROP = ("LogSumExp's forward keeps the reduced axes: like summation, it drops them (axes=None reduces all of "
            "them to a single number; in your logsumexp_stable too, if compute uses it)")
+OP_MAX_KEPT = ("LogSumExp's forward adds the max, kept with keepdims=True, to a sum whose axes were dropped: numpy "
+               "broadcasts the two into every max plus every log-sum; the max must drop the reduced axes as the sum "
+               "does before it is added back (in your logsumexp_stable, if compute uses it)")
 OP_WRAPPER_AXES = ("logsumexp(a, axes) ignores its axes: it reduces every axis whatever axes says; make the op with "
                    "them, LogSumExp(axes)")
 OP_COMPUTE_AXES = ("LogSumExp.compute ignores self.axes: it reduces every axis whatever the op was made with; reduce "
@@ -420,6 +426,13 @@ LSE_RUNGS = [  # (message, case, reference): basic to advanced
 ]
 
 
+def max_kept(result) -> bool:
+    """Whether a row-wise log-sum-exp of SQUARE came out as every row's max plus every row's log-sum
+    (the max kept as a column, the sum's axis dropped, added: a 3 x 3 table)."""
+    m = SQUARE.max(-1).astype(np.float64)
+    return isinstance(result, np.ndarray) and result.shape == (3, 3) and close(result, m[:, None] + (ref_lse(SQUARE) - m)[None, :])
+
+
 def lse_symptom(observe):
     """The message of the first misconception the student's logsumexp_stable shows on the
     diagnostic inputs (then of the first rung of the ladder it fails), or None."""
@@ -436,6 +449,8 @@ def lse_symptom(observe):
         return LSE_SOFT_MAX
     if nonfinite(huge) or nonfinite(tiny):
         return LSE_SHIFT
+    if max_kept(sq):
+        return LSE_MAX_KEPT
     if isinstance(sq, np.ndarray) and sq.shape != (3,) and sq.size == 3 and close(sq.reshape(3), ref_lse(SQUARE)):
         return LSE_KEEPDIMS_ARG  # the reduced axis kept although keepdims=False
     if isinstance(mixed, np.ndarray) and mixed.shape == (3,) and close(mixed[1:2], ref_lse(MIXED[1:2]), atol=1e-3) \
@@ -689,6 +704,8 @@ def op_symptom(observe):
             and not np.isfinite(mixed.reshape(3)[0]):
         return OP_OWN_MAX
     want = ref_lse(SQUARE)
+    if max_kept(sq):
+        return OP_MAX_KEPT
     if isinstance(sq, np.ndarray) and sq.shape != want.shape and close(sq.reshape(-1), want):
         return OP_DROP
     if isinstance(small, np.ndarray) and small.shape != () and close(small.reshape(()), ref_lse(SMALL)):
