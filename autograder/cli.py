@@ -1,4 +1,5 @@
-"""``python -m autograder``: grade submissions, check suites, run the demo, Gradescope."""
+"""``python -m autograder``: grade, selfcheck, demo, Gradescope (its zip and in-container grading),
+originality, insights, LMS export, nbgrader feedback."""
 from __future__ import annotations
 
 import argparse
@@ -107,7 +108,7 @@ def grade(course: Course, args) -> int:
     if not args.timeout > 0:
         return _fail(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
-        return _fail("--scheduler needs Dask's distributed package: pip install 'needle-course[cluster]'")
+        return _fail("--scheduler needs Dask's distributed package: pip install -e '.[cluster]' in the course's checkout")
     assignment = _assignment(course, args.assignment)
     gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():

@@ -5,7 +5,7 @@ An observer runs probes: in a sandboxed worker (``runner.SessionObserver``, the 
 the notebook's own kernel (``inkernel.LocalObserver``, the nbgrader route). A suite declares,
 per task, needle's own implementation of it::
 
-    OWN_WORK = {"4.4": ("Optimizer and SGD", ["needle.optim"])}
+    OWN_WORK = {"5.1": ("Optimizer and SGD", ["needle.optim"])}
 
 and a task whose code is found using it scores 0 in every one of its tests, with one message.
 """

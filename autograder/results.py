@@ -4,7 +4,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 # Reasons the grader names (TestResult.reason, grades.csv's reason column); the sandbox adds
-# "timeout", "own work", "crashed", "error", and "review" marks a notebook flagged for review.
+# "raised", "timeout", "own work", "crashed", "missing", "unencodable", "disk", "error", and
+# "review" marks a notebook flagged for review.
 NOT_SUBMITTED = "not submitted"
 LATE = "late"
 REVIEW = "review"
@@ -21,8 +22,8 @@ class TestResult:
     score: float
     status: str  # passed, failed
     message: str
-    # why it failed, when the cause is the grader's to name: "", "timeout", "own work",
-    # "crashed", "not submitted", "error" (infrastructure), "review"
+    # why it failed, when the cause is the grader's to name: "", "raised", "timeout", "own work",
+    # "crashed", "missing", "unencodable", "disk", "not submitted", "error" (infrastructure), "review"
     reason: str = ""
 
     def as_dict(self) -> dict:
