@@ -61,6 +61,10 @@ CAUSES = {
                           "nothing else",
     "op_on_array": "an op called on {detail}: an op's inputs are needle Tensors (wrap arrays in needle.Tensor); "
                    "its compute() is what works on numpy arrays",
+    "empty_max": "max() (or min()) of an empty sequence: a leaf has no inputs to take it over (give a node without "
+                 "inputs its value first)",
+    "number_of_tensor": "float() or int() of a needle Tensor: a Tensor is not a Python number; take the number from "
+                        "its numpy array (a one-element array's .item())",
     "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network)",
     "other": "",
 }
@@ -151,6 +155,8 @@ def _value_error(text: str) -> tuple[str, str]:
         return "broadcast_shape", m.group(1)
     if "truth value of an array" in text:
         return "array_truth", ""
+    if re.match(r"(max|min)\(\) (arg is an|iterable argument is) empty", text):  # both wordings (3.11, 3.12+)
+        return "empty_max", ""
     if "not aligned" in text or "mismatch in its core dimension" in text:
         return "matmul_shape", "numpy"  # np.dot / np.matmul / @ on arrays
     if "cannot reshape" in text:
@@ -169,6 +175,8 @@ def _type_error(text: str) -> tuple[str, str]:
         return "float_index", ""
     if "'tuple' object cannot be interpreted as an integer" in text:
         return "tuple_as_int", ""
+    if re.match(r"(float|int)\(\) argument must be .*, not '(Tensor|Parameter)'", text):
+        return "number_of_tensor", ""
     m = re.match(r"\w+: its inputs must be needle Tensors, got (\w+)", text)  # an op called on an array
     if m:
         return "op_on_array", m.group(1)
@@ -267,6 +275,9 @@ def _line_advice(cause: str, detail: str, line: str) -> str:
                     "variable still None, such as a .grad before backward?)")
         return (": a value here is None (a variable that holds None: a .grad before backward, a None that "
                 "gradient() gives for an input with no adjoint, an argument left at None); test `is None` first")
+    if cause == "missing_attribute" and "of a bool" in detail and re.search(r"==|!=", line):
+        return (": a comparison with a needle Tensor gives one bool, not an array (a Tensor has no element-wise ==): "
+                "compare numpy arrays (t.numpy())")
     if cause in ("not_iterable", "not_subscriptable"):
         if detail in ("None", "an int") and mentions_axes:
             return ": axes may be None, an int or a tuple (handle each form)"

@@ -282,3 +282,22 @@ def test_an_op_called_on_a_numpy_array_says_so():
         ndl.ops.Negate()([1.0])
     with ndl.autograd.lazy_mode(), pytest.raises(TypeError, match="got float"):
         ndl.ops.EWiseMul()(ndl.Tensor([1.0]), 2.0)
+
+
+@pytest.mark.parametrize("run, line, cause, words", [
+    (lambda ndl: float(ndl.Tensor([1.0])), "losses.append(float(loss))", "number_of_tensor", "float() or int() of a needle Tensor"),
+    (lambda ndl: max([]), "depth = 1 + max(d[id(x)] for x in node.inputs)", "empty_max", "a leaf has no inputs"),
+    (lambda ndl: (np.array([1, 2]) == ndl.Tensor([1.0, 2.0])).sum(), "correct += (predicted == y).sum()",
+     "missing_attribute", "a comparison with a needle Tensor gives one bool"),
+])
+def test_audit_errors_get_a_cause(run, line, cause, words):
+    """Three errors a student audit met with no cause: float() of a loss Tensor, max() over a
+    leaf's empty inputs, == between an array and a Tensor (one bool)."""
+    import needle as ndl
+    from needle.hints import classify, message
+
+    with pytest.raises(Exception) as info:
+        run(ndl)
+    got = classify(info.value)
+    assert got["cause"] == cause
+    assert words in message(type(info.value).__name__, got, [line], 1)
