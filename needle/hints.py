@@ -356,6 +356,9 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
     if cause == "not_implemented":
         return "your code raised NotImplementedError: the stub is not implemented yet" + place
     what = CAUSES[cause].format(detail=detail) + advice
+    if cause in ("none_attribute", "missing_attribute") and re.search(r"\.op\.inputs\b", line):
+        # a leaf's op is None, any other op has no .inputs: one mistake, one hint
+        what = "`.op.inputs`: the inputs belong to the node, not to its op (a leaf's op is None; an op holds no inputs)"
     if cause in ("not_iterable", "not_subscriptable") and detail == "a Tensor" and re.search(r"\.gradient\s*\(", line):
         # zip(..., op.gradient(...)) iterates it, needle's own gradients index it: one mistake, one hint
         what = ("a single Tensor where a tuple was expected: an op's gradient() gives one Tensor when the op has one "

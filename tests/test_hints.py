@@ -301,3 +301,18 @@ def test_audit_errors_get_a_cause(run, line, cause, words):
     got = classify(info.value)
     assert got["cause"] == cause
     assert words in message(type(info.value).__name__, got, [line], 1)
+
+
+def test_op_inputs_reads_the_same_on_a_leaf_and_on_an_op_node():
+    """`node.op.inputs` raises on a leaf (op None) and on any other node (an op has no .inputs):
+    one hint for both."""
+    import needle as ndl
+    from needle.hints import classify, message
+
+    line = "    stack.extend(node.op.inputs)"
+    texts = []
+    for node in (ndl.Tensor([1.0]), ndl.Tensor([1.0]) * 2):
+        with pytest.raises(AttributeError) as info:
+            node.op.inputs
+        texts.append(message("AttributeError", classify(info.value), [line], 1))
+    assert texts[0] == texts[1] and "the inputs belong to the node, not to its op" in texts[0]
