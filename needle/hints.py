@@ -3,9 +3,9 @@
 In a notebook, ``needle.hints.install()`` (the setup cell of each course notebook calls it) adds
 one line under Python's traceback naming the likely cause::
 
-    AttributeError: 'NoneType' object has no attribute 'inputs'
-    hint: at line 3 of your cell, in `def count_graph_nodes(t):`: `return t.op.inputs`: an
-    attribute of None: `.inputs`'s owner is None here (a function that returned nothing, a leaf's .op, ...)
+    AttributeError: 'NoneType' object has no attribute 'numpy'
+    hint: at line 3 of your cell, in `def count_graph_nodes(t):`: `return t.grad.numpy()`: an
+    attribute of None: `.numpy`'s owner is None here (a function that returned nothing, a .grad before backward, ...)
 
 The course's grader uses the same vocabulary, in two halves so that no string produced by
 student code reaches a report: ``classify(exc)`` runs where the exception happened and reduces it
