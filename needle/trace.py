@@ -9,7 +9,8 @@
 Names are needle's own: a function (``needle.autograd.find_topo_sort``), a class (every
 method of it: ``needle.optim.SGD``) or a module (every function in it: ``needle.optim``).
 The course's tests use it to check that a task is answered with your own code rather than
-needle's implementation of the same thing.
+needle's implementation of the same thing. ``default_recursion_limit()`` runs code as the grader
+does: under Python's default recursion limit, which ``sys.setrecursionlimit`` does not change.
 """
 from __future__ import annotations
 

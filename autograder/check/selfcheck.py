@@ -32,9 +32,9 @@ import re
 import subprocess
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from needle.trace import default_recursion_limit
-from pathlib import Path
 
 from .. import notebook as nbmod
 from ..course import Assignment, task_of
