@@ -538,17 +538,13 @@ STOPS_ITSELF = '''
 import os
 import signal
 
+_honest_count = count_graph_nodes
+
 
 def count_graph_nodes(t) -> int:
     if not t.inputs:
         os.kill(os.getpid(), signal.SIGSTOP)
-    seen, stack = set(), [t]
-    while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            stack.extend(v.inputs)
-    return len(seen)
+    return _honest_count(t)
 '''
 # A recursive walk that raises Python's recursion limit to pass the deep chain.
 RECURSION_LIMIT = '''
@@ -642,7 +638,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "gc_hunt": {NB1: {COUNT: GC_HUNT}},
     "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
     "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
-    "stops_itself": {NB1: {COUNT: STOPS_ITSELF}},
+    "stops_itself": {NB1: {COUNT: "{count}\n" + STOPS_ITSELF}},
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
     "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
