@@ -74,9 +74,14 @@ def _dunder(text) -> bool:
 
 
 def _folded(node: ast.AST) -> str | None:
-    """The string an expression of string literals spells ("f_" + "back", f"{'tb'}_frame"), else None."""
+    """The string an expression of string literals spells ("f_" + "back", f"{'tb'}_frame",
+    "".join(("_", "_code_", "_"))), else None."""
     if isinstance(node, ast.Constant):
         return node.value if isinstance(node.value, str) else None
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join" \
+            and len(node.args) == 1 and isinstance(node.args[0], (ast.Tuple, ast.List)):
+        glue, parts = _folded(node.func.value), [_folded(e) for e in node.args[0].elts]
+        return None if glue is None or None in parts else glue.join(parts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _folded(node.left), _folded(node.right)
         return None if left is None or right is None else left + right
@@ -125,12 +130,17 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
                 found.append((line, CALLS[node.func.id]))
             if node.func.id in ("getattr", "setattr", "delattr", "hasattr") and len(node.args) >= 2:
                 name = node.args[1]
-                if isinstance(name, ast.Constant) and _dunder(name.value) or isinstance(name, (ast.JoinedStr, ast.BinOp)) \
+                if isinstance(name, ast.Constant) and _dunder(name.value) or isinstance(name, (ast.JoinedStr, ast.BinOp, ast.Call)) \
                         and (_dunder(_folded(name)) or any(isinstance(n, ast.Constant) and (_dunder(n.value) or n.value == "_")
                                                            for n in ast.walk(name))):
                     found.append((line, CODE_SURGERY))
-                elif isinstance(name, (ast.JoinedStr, ast.BinOp)) and _named_attribute(_folded(name) or ""):
+                elif isinstance(name, (ast.JoinedStr, ast.BinOp, ast.Call)) and _named_attribute(_folded(name) or ""):
                     found.append((line, _named_attribute(_folded(name))))
+                owner = node.args[0]
+                if isinstance(owner, ast.Name) and _folded(name) is not None:  # getattr(sys, "modules"): as sys.modules
+                    module = imported.get(owner.id, owner.id)
+                    if (module, _folded(name)) in MODULE_ATTRIBUTES:
+                        found.append((line, MODULE_ATTRIBUTES[(module, _folded(name))]))
             if node.func.id == "open" and node.args and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int:
                 found.append((line, FILE_DESCRIPTORS))  # open(4, "wb"): a file object on a descriptor
             if node.func.id in ("vars", "dir") and node.args and isinstance(node.args[0], ast.Name) \
