@@ -20,7 +20,7 @@ ASSIGNMENT = LECTURE8.name
 @pytest.mark.skipif(HAVE_DISTRIBUTED, reason="distributed is installed")
 def test_scheduler_without_the_cluster_extra_is_a_usage_error(release_root, tmp_path, capsys):
     assert cli.main(["grade", str(release_root), "--out", str(tmp_path), "--scheduler", "tcp://127.0.0.1:8786"]) == 2
-    assert "pip install 'needle-course[cluster]'" in capsys.readouterr().err
+    assert "pip install -e '.[cluster]'" in capsys.readouterr().err
 
 
 @needs_distributed
