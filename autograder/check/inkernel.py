@@ -14,7 +14,10 @@ for grades that count. Nothing of the sandbox is imported here.
 """
 from __future__ import annotations
 
+import builtins
+import contextlib
 import os
+import sys
 from pathlib import Path
 
 from .. import plaindata
@@ -41,12 +44,36 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
     return out
 
 
+# What the grader's worker can import: numpy, needle and Python's standard library (it preloads
+# the common modules); the grader's own modules are for the probes.
+IMPORTABLE = frozenset(sys.stdlib_module_names) | {"numpy", "needle", "autograder", "__future__"}
+
+
+@contextlib.contextmanager
+def grader_imports():
+    """Inside the block, importing a module the grader's worker could not import (scipy, ...)
+    raises ModuleNotFoundError, as there, even when this process has it loaded already."""
+    original = builtins.__import__
+
+    def guarded(name, globals=None, locals=None, fromlist=(), level=0):
+        if level == 0 and name.partition(".")[0] not in IMPORTABLE:
+            raise ModuleNotFoundError(f"No module named '{name}'", name=name)
+        return original(name, globals, locals, fromlist, level)
+
+    builtins.__import__ = guarded
+    try:
+        yield
+    finally:
+        builtins.__import__ = original
+
+
 class LocalObserver:
     """Runs probes in this process against ``namespace`` (a kernel, or selfcheck). Needle's own
     implementation of the task is refused as in the sandbox, but only while the probe runs
     (``needle.trace.refusing``: its code raises, then is put back), and a definition that is,
     or derives from, needle's class is noticed when the probe takes it. Probes run under Python's
-    default recursion limit, which sys.setrecursionlimit does not change (as in the sandbox)."""
+    default recursion limit, which sys.setrecursionlimit does not change, and import only what the
+    sandbox's worker can (numpy, needle, the standard library)."""
 
     def __init__(self, namespace: dict):
         self.namespace = namespace
@@ -63,7 +90,7 @@ class LocalObserver:
 
         probing.watchers.append(watch)
         try:
-            with refusing(own_work), default_recursion_limit():
+            with refusing(own_work), default_recursion_limit(), grader_imports():
                 result = self._run(probe, params)
         except Refused as refused:  # needle's own implementation was reached: that decides
             raise Delegated(refused.name) from None

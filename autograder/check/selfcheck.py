@@ -42,7 +42,7 @@ from ..plugin import GradingPlugin
 from ..results import TestResult
 from ..sandbox import protocol
 from ..suiterun import collect_tests, run_suite
-from .inkernel import LocalObserver
+from .inkernel import LocalObserver, grader_imports
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -74,7 +74,7 @@ def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> di
     """Execute the cells (with some replaced) into a fresh namespace, as a kernel would."""
     ns: dict = {"__name__": "__main__"}
     # a cell's own sys.setrecursionlimit(...) changes nothing, as in the sandbox
-    with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
+    with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit(), grader_imports():
         for cell in cells:
             exec(compile((replace or {}).get(cell.grade_id, cell.source), f"<{cell.grade_id}>", "exec"), ns)
     return ns
