@@ -18,8 +18,8 @@ from conftest import LECTURE8, grade_cli
 
 FIXTURES = sorted(p for p in LECTURE8.mistakes_dir.glob("delegate_*.py"))
 # A library's implementation instead of the student's: scipy is not in the worker (it provides
-# numpy, needle and common standard-library modules), and the hint says so at the student's line. Not a
-# mistake fixture: selfcheck runs in a process where scipy imports.
+# numpy, needle and common standard-library modules), and the hint names it at the student's line,
+# which only the real command line shows (selfcheck's fixture, logsumexp_stable_via_scipy, has no lines).
 SCIPY_LOGSUMEXP = {
     "NOTEBOOK": "03_stable_softmax",
     "CELLS": {"task3_2_logsumexp_stable": '''
