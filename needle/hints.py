@@ -61,8 +61,8 @@ CAUSES = {
                           "nothing else",
     "op_on_array": "an op called on {detail}: an op's inputs are needle Tensors (wrap arrays in needle.Tensor); "
                    "its compute() is what works on numpy arrays",
-    "empty_max": "max() (or min()) of an empty sequence: a leaf has no inputs to take it over (give a node without "
-                 "inputs its value first)",
+    "empty_max": "max() (or min()) of an empty sequence (a leaf has no inputs to take it over, an empty list has "
+                 "nothing): handle the empty case before taking it",
     "number_of_tensor": "float() or int() of a needle Tensor: a Tensor is not a Python number; take the number from "
                         "its numpy array (a one-element array's .item())",
     "refused": "something the grading sandbox does not provide (threads, processes, files outside your folder, the network)",

@@ -287,7 +287,7 @@ def test_an_op_called_on_a_numpy_array_says_so():
 
 @pytest.mark.parametrize("run, line, cause, words", [
     (lambda ndl: float(ndl.Tensor([1.0])), "losses.append(float(loss))", "number_of_tensor", "float() or int() of a needle Tensor"),
-    (lambda ndl: max([]), "depth = 1 + max(d[id(x)] for x in node.inputs)", "empty_max", "a leaf has no inputs"),
+    (lambda ndl: max([]), "depth = 1 + max(d[id(x)] for x in node.inputs)", "empty_max", "a leaf has no inputs to take it over"),
     (lambda ndl: (np.array([1, 2]) == ndl.Tensor([1.0, 2.0])).sum(), "correct += (predicted == y).sum()",
      "missing_attribute", "a comparison with a needle Tensor gives one bool"),
 ])

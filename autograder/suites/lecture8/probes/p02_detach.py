@@ -94,8 +94,9 @@ def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
     op_before, inputs_before = t.op, t.inputs
     d = need(ns, "detach")(t)
     is_tensor = isinstance(d, ndl.Tensor)
-    if is_tensor and _unset_fields(d):
-        return {"is_tensor": True, "same_object": d is t, "unset": _unset_fields(d)}
+    unset = _unset_fields(d) if is_tensor else []
+    if unset:
+        return {"is_tensor": True, "same_object": d is t, "unset": unset}
     facts = {
         "is_tensor": is_tensor,
         "same_object": d is t,
@@ -130,8 +131,9 @@ def detach_lazy(ns, shape, seed: int):
         t, _ = make_tensor("nonleaf", shape, seed)
         d = need(ns, "detach")(t)
         is_tensor = isinstance(d, ndl.Tensor)
-        if is_tensor and _unset_fields(d):
-            return {"is_tensor": True, "same_object": d is t, "unset": _unset_fields(d)}
+        unset = _unset_fields(d) if is_tensor else []
+        if unset:
+            return {"is_tensor": True, "same_object": d is t, "unset": unset}
         facts = {
             "is_tensor": is_tensor,
             "same_object": d is t,
