@@ -823,13 +823,26 @@ def _few(value) -> str:
 
 
 def _worst(got, want):
-    """(index, error) of the largest |got - want|, for arrays of equal shape; else None."""
+    """(index, error) of the largest |got - want|, for arrays of equal shape; else None.
+
+    A nan or an infinite error (got nan or inf where another number is expected) is larger than
+    any finite one: its index is reported, with the error nan or inf. Entries equal in both (the
+    same infinity, nan in both) have error 0."""
     if got is None or want is None or isinstance(got, tuple) or isinstance(want, tuple) or _shape(got) != _shape(want):
         return None
-    diff = np.abs(np.asarray(got, dtype=np.float64) - want)
-    if diff.size == 0 or not np.isfinite(diff).any():
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    if got.size == 0:
         return None
-    k = np.unravel_index(int(np.nanargmax(np.where(np.isfinite(diff), diff, -1))), diff.shape)
+    with np.errstate(invalid="ignore", over="ignore"):
+        diff = np.abs(got - want)
+    same = (got == want) | (np.isnan(got) & np.isnan(want))
+    diff = np.where(same, 0.0, diff)
+    for bad in (np.isnan(diff), np.isinf(diff)):  # nan first, then inf: the worst errors there are
+        if bad.any():
+            k = np.unravel_index(int(np.argmax(bad)), diff.shape)
+            break
+    else:
+        k = np.unravel_index(int(np.argmax(diff)), diff.shape)
     return tuple(int(i) for i in k), float(diff[k])
 
 

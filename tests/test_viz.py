@@ -438,6 +438,38 @@ def test_a_tensor_tuple_gradient_that_drops_a_slot():
     assert sum(not n.ok for n in report.nodes) == 1  # the two TupleGetItems and the product are right
 
 
+class ExpNanGradient(ops.Exp):
+    """exp(a) whose gradient is nan in its first two entries and right in the third."""
+
+    def gradient(self, out_grad, node):
+        return out_grad * node * ndl.Tensor([np.nan, np.nan, 1.0], dtype="float64", requires_grad=False)
+
+
+def test_a_nan_gradient_is_the_largest_error_and_says_nan():
+    # got [nan, nan, right]: the error is nan at index 0, not the 0 of the one right entry
+    report = debug_gradients(ExpNanGradient()(f64([0.5, -1.0, 2.0])), out_grad=[1.0, 1.0, 1.0])
+    f = report.first_wrong
+    assert not report.ok and f.op == "ExpNanGradient" and np.isnan(f.got[:2]).all()
+    text = str(report)
+    assert "largest error nan, at index (0,)" in text, text
+    assert "largest error 0" not in text
+
+
+def test_the_worst_error_counts_nan_then_inf_above_any_finite_error():
+    from needle.viz import _worst
+
+    want = np.array([[1.0, 2.0], [3.0, 4.0]])
+    assert _worst(np.array([[1.0, 2.5], [3.0, np.nan]]), want)[0] == (1, 1)
+    index, error = _worst(np.array([[1.0, 2.5], [3.0, np.nan]]), want)
+    assert np.isnan(error)
+    assert _worst(np.array([[1.0, np.inf], [3.0, 9.0]]), want) == ((0, 1), float("inf"))
+    assert _worst(np.array([[1.0, np.inf], [np.nan, 9.0]]), want)[0] == (1, 0)  # nan before inf
+    assert _worst(np.array([[1.0, 2.5], [3.0, 9.0]]), want) == ((1, 1), 5.0)  # all finite: the largest
+    # the same infinity or nan in both is no error
+    assert _worst(np.array([np.inf, np.nan, 1.5]), np.array([np.inf, np.nan, 1.0])) == ((2,), 0.5)
+    assert _worst(np.array([np.nan, np.nan]), np.array([np.nan, np.nan])) == ((0,), 0.0)
+
+
 def malformed(returns):
     class Malformed(ops.EWiseMul):
         def gradient(self, out_grad, node):
