@@ -17,11 +17,11 @@ from __future__ import annotations
 import builtins
 import contextlib
 import os
-import sys
 from pathlib import Path
 
 from .. import plaindata
 from ..course import Assignment, Course
+from ..importable import KERNEL_IMPORTABLE, Unavailable, foreign_module
 from ..plugin import GradingPlugin
 from ..probing import Missing
 from ..suite import Delegated, StudentCodeError, describe_outcome
@@ -44,27 +44,34 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
     return out
 
 
-# What the grader's worker can import: numpy, needle and Python's standard library (it preloads
-# the common modules); the grader's own modules are for the probes.
-IMPORTABLE = frozenset(sys.stdlib_module_names) | {"numpy", "needle", "autograder", "__future__"}
 
 
 @contextlib.contextmanager
-def grader_imports():
+def grader_imports(namespace: dict | None = None):
     """Inside the block, importing a module the grader's worker could not import (scipy, ...)
-    raises ModuleNotFoundError, as there, even when this process has it loaded already."""
+    raises ModuleNotFoundError, as there, even when this process has it loaded already; and the
+    names of ``namespace`` that hold such a module or something of one (``plt``, a figure) stand
+    for it (importable.Unavailable), as the worker binds them when the import fails there."""
     original = builtins.__import__
 
     def guarded(name, globals=None, locals=None, fromlist=(), level=0):
-        if level == 0 and name.partition(".")[0] not in IMPORTABLE:
+        if level == 0 and name.partition(".")[0] not in KERNEL_IMPORTABLE:
             raise ModuleNotFoundError(f"No module named '{name}'", name=name)
         return original(name, globals, locals, fromlist, level)
 
+    foreign = {}
+    for name, value in list((namespace or {}).items()):
+        module = foreign_module(value)
+        if module:
+            foreign[name] = value
+            namespace[name] = Unavailable(module)
     builtins.__import__ = guarded
     try:
         yield
     finally:
         builtins.__import__ = original
+        if namespace is not None:
+            namespace.update(foreign)
 
 
 class LocalObserver:
@@ -73,7 +80,7 @@ class LocalObserver:
     (``needle.trace.refusing``: its code raises, then is put back), and a definition that is,
     or derives from, needle's class is noticed when the probe takes it. Probes run under Python's
     default recursion limit, which sys.setrecursionlimit does not change, and import only what the
-    sandbox's worker can (numpy, needle, the standard library)."""
+    sandbox's worker can (numpy, needle, the standard library's common modules: importable.py)."""
 
     def __init__(self, namespace: dict):
         self.namespace = namespace
@@ -90,7 +97,7 @@ class LocalObserver:
 
         probing.watchers.append(watch)
         try:
-            with refusing(own_work), default_recursion_limit(), grader_imports():
+            with refusing(own_work), default_recursion_limit(), grader_imports(self.namespace):
                 result = self._run(probe, params)
         except Refused as refused:  # needle's own implementation was reached: that decides
             raise Delegated(refused.name) from None

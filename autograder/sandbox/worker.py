@@ -19,7 +19,7 @@ import types
 from needle.hints import classify
 from needle.trace import ignore_recursion_limit_change
 
-from .. import plaindata
+from .. import importable, plaindata
 from ..notebook import strip_magics
 from ..probing import Missing
 from . import confine, excise, protocol
@@ -37,9 +37,18 @@ def _defines(statement: ast.stmt) -> list[str]:
     return []
 
 
+def _imports(statement: ast.stmt) -> list[tuple[str, str]]:
+    """(name bound, module imported) of an import statement; [] for any other statement."""
+    if isinstance(statement, ast.Import):
+        return [(a.asname or a.name.split(".")[0], a.name if a.asname else a.name.split(".")[0]) for a in statement.names]
+    if isinstance(statement, ast.ImportFrom) and statement.level == 0 and statement.module:
+        return [(a.asname or a.name, statement.module) for a in statement.names]
+    return []
+
+
 def _compile_cell(index: int, source: str):
-    """The cell as a list of (code, names it defines), one per top-level statement, or None
-    when it does not compile (it then defines nothing, as in a kernel)."""
+    """The cell as a list of (code, names it defines, what it imports), one per top-level
+    statement, or None when it does not compile (it then defines nothing, as in a kernel)."""
     import __future__
 
     try:
@@ -50,10 +59,22 @@ def _compile_cell(index: int, source: str):
                 for alias in statement.names:
                     flags |= getattr(getattr(__future__, alias.name, None), "compiler_flag", 0)
             out.append((compile(ast.Module([statement], []), f"<cell {index}>", "exec", flags=flags, dont_inherit=True),
-                        _defines(statement)))
+                        _defines(statement), _imports(statement)))
         return out
     except (SyntaxError, ValueError, OverflowError, MemoryError, RecursionError):
         return None
+
+
+def _stand_in(ns: dict, defines: list[str], imports: list[tuple[str, str]], missing) -> None:
+    """After a statement failed on a module the grader does not provide (matplotlib at the top of
+    a cell, a plot before a definition): what it would have bound stands for that module, so the
+    cell goes on, as it did in the kernel, and only a use of those names fails, at its line."""
+    modules = dict(imports)
+    for name in defines:
+        module = modules.get(name) or (missing if isinstance(missing, str) and missing else "?")
+        bound = ns.get(name)
+        if not (isinstance(bound, types.ModuleType) and bound.__name__ == module):  # `import os, scipy` keeps os
+            ns[name] = importable.Unavailable(module.partition(".")[0])
 
 
 def _refused_name(exc: BaseException) -> str:
@@ -91,6 +112,7 @@ def main(argv: list[str]) -> int:
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     handlers = {name: fn for name, fn in vars(probes).items() if callable(fn) and hasattr(fn, "needs")}
     _forget_the_grader()
+    importable.refuse_unloaded()  # the same modules whoever runs the grader
     skip = set(request.get("skip", []))
     cells = [(i, _compile_cell(i, source)) for i, source in enumerate(request["cells"]) if i not in skip]
     del request
@@ -103,12 +125,15 @@ def serve(send, in_fd, cells, handlers, enforced) -> None:
     ns = {"__name__": "__main__"}
     for index, statements in cells:
         send({"event": "cell", "index": index})
-        for code, defines in statements or ():
+        for code, defines, imports in statements or ():
             try:
                 exec(code, ns)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
                 refused = _refused_name(exc)
                 if not refused:
+                    if type(exc) is ModuleNotFoundError:  # a module the kernel had and the grader lacks
+                        _stand_in(ns, defines, imports, exc.name)  # that statement alone is lost
+                        continue
                     break  # as in a kernel, the rest of the cell does not run
                 # A statement that reached for what this worker removed (a demo line calling
                 # needle's backward, a class deriving from needle's): that statement alone is

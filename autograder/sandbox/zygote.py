@@ -26,18 +26,6 @@ import signal
 import socket
 import sys
 
-# Modules student code commonly imports, loaded here: a worker running as an unprivileged user
-# may not be allowed to read the interpreter's files (CI's Python lives in a root-only folder).
-COMMON_MODULES = (
-    "math", "cmath", "itertools", "functools", "collections", "collections.abc", "operator", "random",
-    "statistics", "heapq", "bisect", "copy", "typing", "dataclasses", "numbers", "fractions", "decimal",
-    "string", "re", "time", "enum", "abc", "weakref", "array", "contextlib", "types", "warnings", "textwrap",
-    "pprint", "struct", "inspect", "traceback", "json", "pickle", "io", "unittest", "difflib", "datetime",
-    "numpy.testing", "numpy.polynomial", "numpy.ma", "numpy.lib.stride_tricks", "numpy.typing",
-    "unicodedata",  # compiling a non-ASCII identifier normalises it (NFKC) with this module
-    "encodings.idna", "encodings.punycode", "encodings.latin_1", "encodings.ascii", "encodings.utf_16", "encodings.utf_32",
-)
-
 
 def _preimport():
     import importlib
@@ -57,9 +45,10 @@ def _preimport():
     from needle import hints as needle_hints
 
     from .. import plaindata, probing  # noqa: F401
+    from ..importable import COMMON_MODULES
     from . import confine, excise, protocol, worker  # noqa: F401
 
-    for name in COMMON_MODULES:
+    for name in COMMON_MODULES:  # what student code may import (importable.py)
         importlib.import_module(name)
     needle_hints.needle_op_names()
     global KEPT_FDS
