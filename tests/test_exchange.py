@@ -32,6 +32,7 @@ import pytest
 
 from autograder import demo
 from autograder.export.nbgrader_feedback import FeedbackProblem, place_feedback
+from autograder.grade.submissions import report_name
 from conftest import LECTURE8, ROOT
 
 pytestmark = pytest.mark.slow
@@ -334,6 +335,40 @@ def test_place_feedback_skips_what_it_cannot_deliver(tmp_path):
     assert "not graded" in placed.skipped["notgraded"]
     assert "older than the submission" in placed.skipped["resubmitted"]
     assert not (root / "feedback" / "nosecret").exists()
+
+
+def test_place_feedback_finds_an_escaped_name_and_no_folder_stands_for_another(tmp_path):
+    """The grader reports josé under an escaped name. A folder named literally like that escaped
+    name (red team, round 4) got josé's page under its own secret, and josé got none: each folder
+    is looked up by the name the grader gave it."""
+    root, grades = tmp_path / "root", tmp_path / "grades"
+    impostor = report_name("josé")
+    assert impostor.startswith("escaped-") and report_name(impostor) != impostor
+    _submission(root, "josé")
+    _submission(root, impostor)
+    grades.mkdir()
+    (grades / "grades.csv").write_text("student,notebook,test,score,max_score,status\n")
+    for folder in ("josé", impostor):
+        (grades / report_name(folder)).mkdir()
+        (grades / report_name(folder) / "feedback.html").write_text(f"<h1>Feedback for {folder}</h1>")
+    placed = place_feedback(root, grades, ASSIGNMENT)
+    assert placed.skipped == {} and sorted(placed.written) == sorted(["josé", impostor])
+    for folder in ("josé", impostor):
+        assert (root / "feedback" / folder / ASSIGNMENT / "01_a.html").read_text() == f"<h1>Feedback for {folder}</h1>"
+
+
+def test_place_feedback_reads_nbgrader_files_with_care(tmp_path):
+    """A timestamp no UTC time exists for (year 1 at +14:00) is read as the notebook's own time,
+    not an uncaught OverflowError; a submission_secret.txt that is a link is not copied."""
+    root, grades = tmp_path / "root", tmp_path / "grades"
+    _submission(root, "early", timestamp="0001-01-01 00:00:00+14:00 UTC")
+    linked = _submission(root, "linked", secret=False)
+    (linked / "submission_secret.txt").symlink_to(root / "submitted" / "early" / ASSIGNMENT / "submission_secret.txt")
+    _graded(grades, "early", "linked")
+    placed = place_feedback(root, grades, ASSIGNMENT)
+    assert sorted(placed.written) == ["early"]
+    assert "symbolic link" in placed.skipped["linked"]
+    assert not (root / "feedback" / "linked").exists()
 
 
 def test_place_feedback_refuses_a_page_with_hidden_tests(tmp_path):

@@ -38,7 +38,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..course import Course
-from ..grade.deadline import parse_timestamp
+from ..grade.deadline import submission_time
+from ..grade.submissions import report_name
+from ..notebook import UnreadableNotebook, read_bytes_safely
 from .report import assignments_in, report_folder, write_atomic
 
 FEEDBACK_PAGE = "feedback.html"
@@ -46,6 +48,7 @@ FEEDBACK_PAGE = "feedback.html"
 # any of these is not this grader's and is never placed.
 HIDDEN_MARKERS = ("BEGIN HIDDEN TESTS", "END HIDDEN TESTS", "check_task(")
 NBGRADER_FILES = ("timestamp.txt", "submission_secret.txt")
+MAX_NBGRADER_FILE_BYTES = 4096  # a timestamp and a 32-character secret
 
 
 class FeedbackProblem(Exception):
@@ -90,7 +93,9 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
 
 def _place_one(course_root: Path, grades: Path, assignment: str, student: str, placed: Placed) -> str | None:
     submission = Course(course_root).submitted(student, assignment)
-    page_path = report_folder(grades, student, assignment) / FEEDBACK_PAGE
+    # the grader reports a folder name that is not plain (josé) under its escaped name; a folder
+    # named like an escaped name is escaped too (submissions.report_name), so none stands for another
+    page_path = report_folder(grades, report_name(student), assignment) / FEEDBACK_PAGE
     if not page_path.is_file():
         return f"not graded: {page_path} does not exist (grade the course root again)"
     missing = [name for name in NBGRADER_FILES if not (submission / name).is_file()]
@@ -100,7 +105,7 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     notebooks = sorted(p.stem for p in submission.glob("*.ipynb"))
     if not notebooks:
         return f"{submission} holds no notebook"
-    submitted_at = parse_timestamp((submission / "timestamp.txt").read_text(encoding="utf-8"))
+    submitted_at = submission_time(submission / f"{notebooks[0]}.ipynb")  # timestamp.txt, read with a cap
     graded_at = _dt.datetime.fromtimestamp(page_path.stat().st_mtime, _dt.timezone.utc)
     if submitted_at is not None and graded_at < submitted_at:
         return (f"{page_path} ({graded_at:%Y-%m-%d %H:%M:%S} UTC) is older than the submission "
@@ -111,14 +116,18 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     if leaked:
         return f"{page_path} contains {leaked[0]!r}: it is not this grader's feedback page; not released"
 
+    try:  # small plain files, as nbgrader writes them (not links, not devices)
+        copies = {name: read_bytes_safely(submission / name, MAX_NBGRADER_FILE_BYTES) for name in NBGRADER_FILES}
+    except UnreadableNotebook as exc:
+        return f"{submission}'s nbgrader files cannot be copied: {exc}"
     dest = Course(course_root).feedback(student, assignment)
     dest.mkdir(parents=True, exist_ok=True)
     keep = {f"{nb}.html" for nb in notebooks}
     for old in dest.glob("*.html"):
         if old.name not in keep:
             old.unlink()
-    for name in NBGRADER_FILES:
-        write_atomic(dest / name, (submission / name).read_bytes())
+    for name, content in copies.items():
+        write_atomic(dest / name, content)
     written = []
     for nb in notebooks:
         write_atomic(dest / f"{nb}.html", page)

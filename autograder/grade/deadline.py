@@ -75,7 +75,7 @@ def parse_timestamp(text: str) -> dt.datetime | None:
     if text.endswith(" UTC"):
         try:
             return utc(dt.datetime.fromisoformat(text[:-4]))
-        except ValueError:
+        except (ValueError, OverflowError):  # OverflowError: year 1 at +14:00 has no UTC time
             pass
     try:
         from nbgrader.utils import parse_utc
@@ -103,7 +103,7 @@ def submission_time(notebook: Path) -> dt.datetime | None:
     if moment is None:
         try:
             moment = dt.datetime.fromtimestamp(notebook.lstat().st_mtime, dt.timezone.utc)
-        except OSError:
+        except (OSError, OverflowError, ValueError):  # a modification time past year 9999 (tmpfs allows it)
             return None
     return moment
 

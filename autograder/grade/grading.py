@@ -85,7 +85,11 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
     by_key = {(j.student, j.notebook): j for j in todo}
 
     def done(result: NotebookResult) -> None:
-        complete(result, by_key.get((result.student, result.notebook)), assignment.name, deadline)
+        try:
+            complete(result, by_key.get((result.student, result.notebook)), assignment.name, deadline)
+        except Exception as exc:  # noqa: BLE001 - one notebook's submission time must not stop the class's grading
+            print(f"autograder: the submission time of {result.student}/{result.notebook} could not be worked out "
+                  f"({type(exc).__name__}); graded without one", file=sys.stderr)
         try:
             report.save_result(out, result)
         except OSError as exc:  # the grader's own write failed: report it, keep going
@@ -111,9 +115,12 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
 
 
 def complete(result: NotebookResult, job: Job | None, assignment: str, deadline: Deadline | None) -> None:
-    """What the trusted side adds to a graded notebook: its assignment, its submission time,
-    lateness and late penalty, and the reason "review" on the tests of a flagged notebook."""
+    """What the trusted side adds to a graded notebook: its assignment, the reason "review" on the
+    tests of a flagged notebook, its submission time, lateness and late penalty."""
     result.assignment = assignment
+    if result.review:
+        for t in result.tests:
+            t.reason = t.reason or REVIEW
     if job is not None and job.path is not None:
         moment = submission_time(job.path)
         if moment is not None:
@@ -122,6 +129,3 @@ def complete(result: NotebookResult, job: Job | None, assignment: str, deadline:
                 result.late_seconds = deadline.late_seconds(moment)
                 if deadline.policy is not None:
                     result.penalty = deadline.policy.penalty(result.late_seconds, result.raw_score, result.max_score)
-    if result.review:
-        for t in result.tests:
-            t.reason = t.reason or REVIEW
