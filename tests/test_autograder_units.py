@@ -474,3 +474,43 @@ def test_the_clock_ends_a_stopped_worker_as_an_asleep_one():
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()
+
+
+def test_the_reader_checks_the_budget_while_a_reply_drips_in():
+    """Red team, round 4: a frame announced and then fed a byte every 10 ms never left the reader
+    50 ms without data, and the budget's check ran only then. It runs every 50 ms regardless."""
+    import threading
+
+    from autograder.sandbox import protocol
+
+    read_fd, write_fd = os.pipe()
+    stop = threading.Event()
+
+    def drip():
+        os.write(write_fd, (1 << 16).to_bytes(4, "big"))
+        while not stop.is_set():
+            os.write(write_fd, b" ")
+            time.sleep(0.01)
+
+    class Spent(Exception):
+        pass
+
+    checks = []
+
+    def on_wait():
+        checks.append(time.monotonic())
+        if len(checks) >= 5:
+            raise Spent()
+
+    writer = threading.Thread(target=drip, daemon=True)
+    writer.start()
+    start = time.monotonic()
+    try:
+        with pytest.raises(Spent):
+            protocol.receive(read_fd, deadline=start + 30, on_wait=on_wait)
+        assert time.monotonic() - start < 5  # five checks, 50 ms apart, not the deadline
+    finally:
+        stop.set()
+        writer.join()
+        os.close(read_fd)
+        os.close(write_fd)

@@ -24,7 +24,7 @@ GRADER = "the grader's own code"
 ATTRIBUTES = {
     "__array_interface__": RAW_MEMORY, "__array_struct__": RAW_MEMORY, "as_strided": RAW_MEMORY,
     "ctypeslib": RAW_MEMORY, "from_address": RAW_MEMORY, "addressof": RAW_MEMORY, "string_at": RAW_MEMORY,
-    "memmove": RAW_MEMORY, "memset": RAW_MEMORY,
+    "memmove": RAW_MEMORY, "memset": RAW_MEMORY, "ctypes": RAW_MEMORY, "_ctypes": RAW_MEMORY,
     "dup": FILE_DESCRIPTORS, "dup2": FILE_DESCRIPTORS, "fdopen": FILE_DESCRIPTORS, "closerange": FILE_DESCRIPTORS,
     "__code__": CODE_SURGERY, "__closure__": CODE_SURGERY, "__globals__": CODE_SURGERY, "__kwdefaults__": CODE_SURGERY,
     "__defaults__": CODE_SURGERY, "co_code": CODE_SURGERY, "cell_contents": CODE_SURGERY, "f_back": CODE_SURGERY,
@@ -51,6 +51,9 @@ MODULE_ATTRIBUTES = {
     ("os", "close"): FILE_DESCRIPTORS, ("os", "open"): FILE_DESCRIPTORS, ("os", "pipe"): FILE_DESCRIPTORS,
 }
 MODULE_ATTRIBUTES.update({("posix", attr): what for (module, attr), what in MODULE_ATTRIBUTES.items() if module == "os"})
+# getattr on these modules with a name that is not a plain string: its attribute cannot be read here.
+COMPUTED_NAME_ON = {"os": FILE_DESCRIPTORS, "posix": FILE_DESCRIPTORS, "io": FILE_DESCRIPTORS, "_io": FILE_DESCRIPTORS,
+                    "sys": INTERPRETER, "builtins": INTERPRETER}
 CALLS = {"exec": DYNAMIC_CODE, "eval": DYNAMIC_CODE, "compile": DYNAMIC_CODE, "__import__": DYNAMIC_CODE,
          "breakpoint": INTERPRETER, "globals": None}
 # Letters from other scripts drawn like Latin ones (a subset of Unicode's confusables), and
@@ -97,6 +100,15 @@ def _named_attribute(text: str) -> str | None:
     return next((ATTRIBUTES[part] for part in text.split(".") if ATTRIBUTES.get(part)), None)
 
 
+def _descriptor_like(call: ast.Call) -> bool:
+    """open()'s first argument is a number or computed as one (open(4), open(int("4")))."""
+    first = call.args[0] if call.args else None
+    if isinstance(first, ast.Constant):
+        return type(first.value) is int
+    return isinstance(first, (ast.BinOp, ast.UnaryOp)) or isinstance(first, ast.Call) and isinstance(first.func, ast.Name) \
+        and first.func.id in ("int", "len", "abs", "round", "ord", "sum", "max", "min")
+
+
 def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
     found: list[tuple[int, str]] = []
     imported: dict[str, str] = {}  # local name -> module it stands for
@@ -137,15 +149,21 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
                 elif isinstance(name, (ast.JoinedStr, ast.BinOp, ast.Call)) and _named_attribute(_folded(name) or ""):
                     found.append((line, _named_attribute(_folded(name))))
                 owner = node.args[0]
-                if isinstance(owner, ast.Name) and _folded(name) is not None:  # getattr(sys, "modules"): as sys.modules
-                    module = imported.get(owner.id, owner.id)
+                module = imported.get(owner.id, owner.id) if isinstance(owner, ast.Name) else None
+                if module and _folded(name) is not None:  # getattr(sys, "modules"): as sys.modules
                     if (module, _folded(name)) in MODULE_ATTRIBUTES:
                         found.append((line, MODULE_ATTRIBUTES[(module, _folded(name))]))
-            if node.func.id == "open" and node.args and isinstance(node.args[0], ast.Constant) and type(node.args[0].value) is int:
+                elif module in COMPUTED_NAME_ON:  # getattr(os, "d" + chr(117) + "p2"): a name hidden from this reading
+                    found.append((line, COMPUTED_NAME_ON[module]))
+            if node.func.id == "open" and _descriptor_like(node):
                 found.append((line, FILE_DESCRIPTORS))  # open(4, "wb"): a file object on a descriptor
             if node.func.id in ("vars", "dir") and node.args and isinstance(node.args[0], ast.Name) \
                     and node.args[0].id in imported and imported[node.args[0].id].split(".")[0] in ("needle", "builtins", "sys"):
                 found.append((line, INTERPRETER))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "open" \
+                and isinstance(node.func.value, ast.Name) and imported.get(node.func.value.id, node.func.value.id) in ("io", "_io") \
+                and _descriptor_like(node):
+            found.append((line, FILE_DESCRIPTORS))  # io.open(4, "wb")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _named_attribute(node.value):
             found.append((line, _named_attribute(node.value)))  # attrgetter("tb_frame"), getattr(x, "f_back")
         elif isinstance(node, ast.ClassDef):

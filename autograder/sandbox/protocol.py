@@ -16,6 +16,7 @@ from .. import plaindata
 
 MAX_MESSAGE = 64 * 1024 * 1024
 _HEADER = struct.Struct(">I")
+WAIT_STEP = 0.05  # seconds between the waiting side's checks (on_wait)
 
 
 class ChannelClosed(EOFError):
@@ -41,16 +42,20 @@ def send(fd: int, message) -> None:
 
 def _read_exact(fd: int, n: int, deadline: float | None, on_wait=None) -> bytes:
     chunks, remaining = [], n
+    checked = time.monotonic()
     while remaining:
         if deadline is not None:
             while True:
-                left = deadline - time.monotonic()
-                if left <= 0:
+                now = time.monotonic()
+                if now >= deadline:
                     raise ChannelTimeout()
-                if select.select([fd], [], [], min(left, 0.05))[0]:
-                    break
-                if on_wait is not None:
+                # every 50 ms whether or not bytes arrive: a reply dripped a byte at a time (red
+                # team, round 4) kept the budget's check from ever running
+                if on_wait is not None and now - checked >= WAIT_STEP:
                     on_wait()
+                    checked = now
+                if select.select([fd], [], [], min(deadline - now, WAIT_STEP))[0]:
+                    break
         chunk = os.read(fd, min(remaining, 1 << 20))
         if not chunk:
             raise ChannelClosed()
