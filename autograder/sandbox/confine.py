@@ -8,9 +8,10 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   processes or threads (``RLIMIT_NPROC`` 0);
 * no capabilities and ``no_new_privs``; the worker dies with its parent (``PDEATHSIG``), a
   setting it cannot undo (seccomp refuses ``prctl``);
-* Landlock (kernel >= 5.13): read-only access to the standard library, numpy and the other
-  installed packages except the grader and needle (both are already loaded: nothing of them
-  is read again), read-write access to the scratch directory, nothing else; no TCP; since
+* Landlock (kernel >= 5.13): read-only access to the standard library (graphlib aside), numpy
+  and the system's shared libraries, not to the grader or needle (both are already loaded:
+  nothing of them is read again) or any other installed package (scipy, scikit-learn),
+  read-write access to the scratch directory, nothing else; no TCP; since
   ABI 6, no signals to and no abstract sockets with processes outside the sandbox. The hidden
   suites, the solutions, needle's source and other students' files are outside, hence
   unreadable;
@@ -125,7 +126,14 @@ FS_MAKE_REG, FS_MAKE_SOCK, FS_MAKE_FIFO, FS_MAKE_BLOCK, FS_MAKE_SYM = 1 << 8, 1 
 FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 READ = FS_READ_FILE | FS_READ_DIR
 WRITE = FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR | FS_MAKE_REG | FS_TRUNCATE
-NOT_READABLE = ("autograder", "needle", "needle_course", "__editable__", "_needle_course", "site-packages", "dist-packages")
+# Never readable by a worker: the grader and needle (loaded before confinement), folders that hold
+# installed packages, and graphlib (Task 9.1 is the topological order itself).
+NOT_READABLE = ("autograder", "needle", "needle_course", "__editable__", "_needle_course", "site-packages", "dist-packages",
+                "graphlib")
+# The installed packages a worker may read, besides the standard library: numpy's own folder and
+# its wheel's shared libraries. Not scipy, scikit-learn or anything else installed beside them: a
+# library's softmax, logsumexp or topological sort is not the student's own (red team, round 4).
+READABLE_PACKAGES = ("numpy",)
 
 
 def landlock_abi() -> int:
@@ -138,22 +146,38 @@ def landlock_abi() -> int:
 
 
 def _entries(folder: str | None) -> set[Path]:
-    """The entries of a library folder, except installed copies of the grader or needle and
-    nested package folders (a venv's lib/python3.11 holds its site-packages)."""
+    """The entries of the standard library's folder, except those in NOT_READABLE (a venv's
+    lib/python3.11 holds its site-packages)."""
     if not folder or not os.path.isdir(folder):
         return set()
     return {Path(folder, name).resolve() for name in os.listdir(folder) if not name.startswith(NOT_READABLE)}
 
 
+def _package_folders(name: str) -> set[Path]:
+    """The folder of the installed package ``name`` as imported, and its wheel's ``name.libs``."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        return set()
+    folder = Path(next(iter(spec.submodule_search_locations))).resolve()
+    return {folder, folder.with_name(f"{name}.libs")}
+
+
 @functools.lru_cache(maxsize=1)  # computed once in the zygote: sysconfig reads files lazily
 def readable_paths() -> list[Path]:
-    """What the worker may read: the standard library and the installed packages, without the
-    grader or needle (loaded before confinement) and without whatever holds site-packages."""
+    """What the worker may read: the standard library, numpy, the system's shared libraries;
+    not the grader, needle, or any other installed package."""
     paths = set()
-    for key in ("stdlib", "platstdlib", "purelib", "platlib"):
+    for key in ("stdlib", "platstdlib"):
         paths |= _entries(sysconfig.get_paths().get(key))
-    # shared libraries that extension modules load (libffi, libssl, ...): public files
-    paths |= {Path(p) for p in ("/lib", "/lib64", "/usr/lib", "/usr/lib64", "/etc/ld.so.cache")}
+    for name in READABLE_PACKAGES:
+        paths |= _package_folders(name)
+    # shared libraries that extension modules load (libffi, libssl, ...): public files; the
+    # multiarch folder only, not /usr/lib, which holds the system's Python packages
+    arch = sysconfig.get_config_var("MULTIARCH") or ""
+    libraries = [f"/usr/lib/{arch}", f"/lib/{arch}"] if arch else ["/usr/lib", "/lib"]
+    paths |= {Path(p) for p in (*libraries, "/lib64", "/usr/lib64", "/etc/ld.so.cache")}
     paths |= {Path("/dev/null"), Path("/dev/urandom")}
     return sorted(p for p in paths if p.exists())
 
