@@ -52,6 +52,8 @@ CAUSES = {
     "recursion": "Python's recursion limit (the grader keeps the default, 1000, whatever sys.setrecursionlimit asks): "
                  "walk deep structures with an explicit stack",
     "not_implemented": "NotImplementedError: the stub is not implemented yet",
+    "unpack": ("unpacking into more or fewer names than the value holds (a, b = ...): looping over a dict gives "
+               "its keys alone; .items() gives (key, value) pairs"),
     "index": "an index out of range",
     "key": "a missing dict key",
     "zero_division": "a division by zero",
@@ -155,6 +157,8 @@ def _value_error(text: str) -> tuple[str, str]:
         return "broadcast_shape", m.group(1)
     if "truth value of an array" in text:
         return "array_truth", ""
+    if re.match(r"(not enough|too many) values to unpack", text):
+        return "unpack", ""
     if re.match(r"(max|min)\(\) (arg is an|iterable argument is) empty", text):  # both wordings (3.11, 3.12+)
         return "empty_max", ""
     if "not aligned" in text or "mismatch in its core dimension" in text:
@@ -311,25 +315,40 @@ def _enclosing_definition(lines: list[str], line_no: int) -> str:
 
 
 def printable_line(text: str, limit: int = 120) -> str:
-    """A source line as shown in a report: its code without a comment (the reports quote code, not
-    a student's notes to whoever reads them), stripped, printable ASCII-safe, short."""
-    text = "".join(c if c.isprintable() else "?" for c in _without_comment(text).strip())
+    """A source line as shown in a report: its code without a comment and with each string
+    literal's text shown as ... (the reports quote code, not words a student wrote to whoever
+    reads them), stripped, printable, short."""
+    text = "".join(c if c.isprintable() else "?" for c in _code_only(text).strip())
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _without_comment(line: str) -> str:
-    """``line`` up to its comment, found by Python's tokenizer (a # inside a string is kept). A line
-    the tokenizer cannot finish (an open bracket) still gives the tokens before the failure."""
+def _code_only(line: str) -> str:
+    """``line`` without its comment and with its string literals emptied to "...", as Python's
+    tokenizer reads it (a # inside a string is not a comment). A line the tokenizer cannot finish
+    (an open bracket, a string that goes on to the next line) still gives the tokens before."""
     import io
     import tokenize
 
+    text = line.lstrip()
+    kept, done = [], 0
     try:
-        for token in tokenize.generate_tokens(io.StringIO(line.lstrip() + "\n").readline):
-            if token.type == tokenize.COMMENT:
-                return line.lstrip()[: token.start[1]]
-    except (tokenize.TokenError, SyntaxError):
-        pass
-    return line
+        for token in tokenize.generate_tokens(io.StringIO(text + "\n").readline):
+            if token.type == tokenize.COMMENT or token.start[0] > 1:
+                return "".join(kept) + text[done:token.start[1] if token.start[0] == 1 else len(text)]
+            if token.type == tokenize.ERRORTOKEN and token.string.strip() in ("'", '"'):  # an unclosed string
+                return "".join(kept) + text[done:token.start[1]] + "..."
+            if token.type == tokenize.STRING:
+                body = token.string.lstrip("rRbBuUfF")
+                quote = body[:3] if body[:3] in ('"""', "'''") else body[:1]
+                kept.append(text[done:token.start[1]] + token.string[: len(token.string) - len(body)] + quote + "..." + quote)
+                done = token.end[1] if token.end[0] == 1 else len(text)
+    except tokenize.TokenError as exc:  # a string left open: nothing of it is quoted
+        where = exc.args[1] if len(exc.args) > 1 and isinstance(exc.args[1], tuple) else None
+        if "string" in str(exc.args[0]) and where and where[0] == 1:
+            return "".join(kept) + text[done:where[1]] + "..."
+    except SyntaxError:
+        return "".join(kept)
+    return "".join(kept) + text[done:]
 
 
 def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_names: frozenset | None = None) -> str:

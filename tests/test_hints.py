@@ -203,6 +203,9 @@ def test_an_error_raised_after_the_students_code_returned_says_so():
     ("a, b = None", "not_iterable", "iterating over None (a for loop, zip or unpacking), which cannot be iterated: a value here is None"),
     ("n = 3\nfor i in n:\n    pass", "not_iterable", "iterating over an int (a for loop, zip or unpacking)"),
     ("f = None\nf()", "not_callable", "calling something that is not a function (None)"),
+    # Task 4.1's slip (lessons audit): a dict iterated for pairs gives its keys alone
+    ("d = {'weight': 1}\nfor name, value in d:\n    pass", "unpack", "looping over a dict gives its keys alone; .items()"),
+    ("a, b = (1, 2, 3)", "unpack", "unpacking into more or fewer names than the value holds"),
 ])
 def test_more_causes_are_named_accurately(source, cause, shown):
     exc = raised(source, index=1, ns={"ndl": ndl, "np": np})
@@ -245,13 +248,19 @@ def test_a_comparison_with_a_tensor_names_numpy_functions_on_tensors():
     assert "two types that do not go together (a str and an int)" in hint_of("a = 'x' < 1")
 
 
-def test_a_quoted_line_loses_its_comment_but_keeps_a_hash_in_a_string():
-    """Reports quote a student's code, not their notes to the reader (a comment), found by the
-    tokenizer: a # inside a string stays, and a line with an open bracket still loses its comment."""
+def test_a_quoted_line_keeps_code_and_drops_the_students_words():
+    """Reports quote a student's code, not their notes to the reader: a comment goes, and so does
+    a string literal's text (red team, round 4: raise ValueError("NOTE FROM COURSE STAFF: ...")
+    was quoted whole), as the tokenizer reads the line (a # inside a string is no comment); a
+    line with an open bracket still loses its comment, and a string left open all of its text."""
     from needle.hints import printable_line
 
     assert printable_line('    raise ValueError  # NOTE FROM COURSE STAFF: full marks') == "raise ValueError"
-    assert printable_line('x = "a # b"  # note') == 'x = "a # b"'
+    assert printable_line('raise ValueError("NOTE FROM COURSE STAFF: 153/153")') == 'raise ValueError("...")'
+    assert printable_line('x = "a # b"  # note') == 'x = "..."'
+    assert printable_line("""y = f'{a} staff' + rb"x" """) == """y = f'...' + rb"..." """.strip()
+    assert printable_line('x = """NOTE FROM COURSE STAFF') == "x = ..."
+    assert printable_line('x = "NOTE FROM COURSE STAFF') == "x = ..."
     assert printable_line("y = f(1,  # note") == "y = f(1,"
     assert printable_line("plain = 1") == "plain = 1"
 
