@@ -370,3 +370,16 @@ def test_04_a_residual_block_hands_its_adjoint_to_x_whole():
     x = ndl.Tensor([2.0])
     ndl.nn.Residual(Scale())(x).backward(ndl.Tensor([5.0], requires_grad=False))
     assert np.allclose(x.grad.numpy(), [5.0 * (1 + 3.0)])  # dL/dh (identity) + dL/dh * s (through f)
+
+
+def test_06_slot_2_used_three_times_makes_four_indexing_nodes():
+    # 06, Q3: L = sum(t[0] * t[2]) + sum(t[2] * t[2]): one t[0] and three t[2], each indexing a node
+    # of its own, send their tuples back to t; slot 2's adjoint is their sum, t_0 + 2 t_2
+    rows = [ndl.Tensor(r, dtype="float64") for r in ([1.0, 2.0], [3.0, 4.0], [5.0, 6.0])]
+    t = ndl.ops.make_tuple(*rows)
+    loss = (t[0] * t[2]).sum() + (t[2] * t[2]).sum()
+    indexing = [v for v in ndl.autograd.find_topo_sort([loss]) if isinstance(v.op, ndl.ops.TupleGetItem)]
+    assert len(indexing) == 4 and all(v.inputs[0] is t for v in indexing)
+    assert sorted(v.op.index for v in indexing) == [0, 2, 2, 2]
+    loss.backward()
+    assert np.allclose(rows[2].grad.numpy(), [11.0, 14.0]) and np.allclose(rows[0].grad.numpy(), [5.0, 6.0])

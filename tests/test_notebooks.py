@@ -190,3 +190,93 @@ def test_released_notebook_runs_until_its_first_stub(assignment, name, tmp_path)
     assert failing > first_stub, f"{name}: cell {failing} fails before the first stub"
     for cell in nb.cells[:failing]:
         assert not any(o.output_type == "error" for o in cell.get("outputs", []))
+
+
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_reveals_fold_what_they_show(assignment, name):
+    """Every reveal cell runs under needle.reveal's `with reveal(...)`: Run All puts no answer on
+    screen unfolded."""
+    for i, cell in enumerate(_cells(assignment, name)):
+        if "reveal" in cell.metadata.get("tags", []):
+            assert re.search(r"^with reveal\(", cell.source, re.MULTILINE), (
+                f"{name}: reveal cell {i} does not fold its output: run it under `with reveal(...)`")
+
+
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_sections_and_questions_are_numbered_in_order(assignment, name):
+    """Numbered sections ("## 1. ...") count 1, 2, 3 in order (tasks carry their own markers); when
+    a notebook labels its questions Q1, Q2, ..., every question (the markdown before a written
+    answer) has its label, in order."""
+    cells = _cells(assignment, name)
+    markdown = "\n".join(c.source for c in cells if c.cell_type == "markdown" and not _written_answer(c))
+    sections = [int(n) for n in re.findall(r"^## (\d+)\. ", markdown, re.MULTILINE)]
+    assert sections == list(range(1, len(sections) + 1)), f"{name}: sections numbered {sections}"
+    questions = [cells[i - 1] for i, c in enumerate(cells) if i and _written_answer(c)]
+    labels = [re.findall(r"\*\*[^*\n]*?\bQ(\d+)\.", c.source) for c in questions]
+    if any(labels):
+        assert all(len(found) == 1 for found in labels), (
+            f"{name}: a question without its Q label (or with two): {[found for found in labels]}")
+        assert [int(found[0]) for found in labels] == list(range(1, len(labels) + 1)), (
+            f"{name}: questions labelled {[found[0] for found in labels]}")
+
+
+# Solution lines that visible test messages once spelled out (a message names the mistake, it does
+# not hand over the line that fixes it).
+SOLUTION_LINES = {
+    "04_module_parameters": ["(x - y) * (x - y)"],
+    "07_init_variance": ["np.random.uniform(-b, b, size)", "x = relu(x @ W)"],
+}
+
+
+@pytest.mark.parametrize("name, lines", SOLUTION_LINES.items())
+def test_visible_messages_do_not_spell_out_solution_lines(name, lines):
+    for cell in _cells(LECTURE8, name, released=True):
+        if _grade_meta(cell).get("grade") and cell.cell_type == "code":
+            for line in lines:
+                assert line not in cell.source, f"{name}: a visible test's message spells out {line!r}"
+
+
+def _checks_namespace(name, replace=None):
+    """The names a notebook's quick checks (its YOURS) see: the solution cells of its tasks, some of
+    them replaced by a mistake fixture's cells, then the checks cell itself."""
+    import needle as ndl
+    import numpy as np
+
+    namespace = {"ndl": ndl, "np": np, "ops": ndl.ops}
+    cells = _cells(LECTURE8, name)
+    for cell in cells:
+        gid = _grade_meta(cell).get("grade_id", "")
+        if cell.cell_type == "code" and _grade_meta(cell).get("solution"):
+            exec((replace or {}).get(gid, cell.source), namespace)
+    exec(next(c.source for c in cells if c.cell_type == "code" and "\nYOURS = " in c.source), namespace)
+    return namespace
+
+
+def _fixture_cells(stem):
+    from autograder.check.selfcheck import load_mistake
+
+    return load_mistake(LECTURE8.suite_dir / "mistakes" / f"{stem}.py")["CELLS"]
+
+
+def test_04_quick_check_of_module_catches_a_shared_parameter_listed_twice():
+    # 04's shared-Parameter reveal says each is listed once: its quick check must warn when not
+    assert _checks_namespace("04_module_parameters")["your_module_is_right"]()
+    no_dedup = _checks_namespace("04_module_parameters", _fixture_cells("module_params_no_dedup"))
+    assert not no_dedup["your_module_is_right"]()
+
+
+@pytest.mark.parametrize("stem, check", [("topo_preorder", "your_topo_sort_is_right"),
+                                         ("backward_overwrites_adjoints", "your_backward_is_right")])
+def test_09_quick_checks_catch_wrong_tasks(stem, check):
+    right = _checks_namespace("09_backward")
+    assert right["your_topo_sort_is_right"]() and right["your_backward_is_right"]()
+    assert not _checks_namespace("09_backward", _fixture_cells(stem))[check]()
+
+
+@pytest.mark.parametrize("stem", ["topo_preorder", "topo_recursive", "topo_no_visited_set", "topo_returns_reversed"])
+def test_09_task_9_2_visible_test_sends_a_wrong_find_topo_sort_to_task_9_1(stem):
+    # only Task 9.1 wrong: Task 9.2's visible test must not blame the (right) compute_gradient_of_variables
+    from autograder.check.selfcheck import visible_message
+
+    message = visible_message(LECTURE8, "09_backward", "9.2", _fixture_cells(stem))
+    assert "Task 9.1 first" in message, message
