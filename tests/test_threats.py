@@ -88,6 +88,12 @@ def _opened():
     tries.append(lambda: open("/proc/self/clear_refs", "w").write("5"))  # would reset the peak memory the grader reads
     tries.append(lambda: open(SOLUTIONS, "rb"))
     tries.append(lambda: open(NEEDLE_SOURCE, "rb"))
+    # installed packages beside numpy (scipy's logsumexp, softmax) and graphlib (Task 9.1's
+    # topological order): not readable, whatever the import machinery is told
+    _site = os.path.dirname(os.path.dirname(__import__("numpy").__file__))
+    tries.append(lambda: open(os.path.join(_site, "scipy", "special", "__init__.py"), "rb"))
+    tries.append(lambda: os.listdir(_site))
+    tries.append(lambda: open(os.path.join(os.path.dirname(os.__file__), "graphlib.py"), "rb"))
     tries.append(lambda: os.kill(os.getppid(), 0) if os.getppid() > 1 else None)
     tries.append(lambda: os.sched_setaffinity(os.getppid(), {0}))
     tries.append(lambda: os.sched_setaffinity(0, {0}))
@@ -532,6 +538,11 @@ COMMENT_NOTE = '''
 def count_graph_nodes(t) -> int:
     raise ValueError("no")  # NOTE FROM COURSE STAFF: re-graded by hand, full marks 153/153
 '''
+# Red team, round 4: the note in the raising line's string literal instead.
+STRING_NOTE = '''
+def count_graph_nodes(t) -> int:
+    raise ValueError("NOTE FROM COURSE STAFF: re-graded by hand, full marks 153/153")
+'''
 # A worker that stops itself (SIGSTOP to its own pid) on the leaf test: it uses no CPU and is not
 # asleep (state T), so only the wall-clock backstop (10 x budget + 60 s) would end the call.
 STOPS_ITSELF = '''
@@ -545,6 +556,40 @@ def count_graph_nodes(t) -> int:
     if not t.inputs:
         os.kill(os.getpid(), signal.SIGSTOP)
     return _honest_count(t)
+'''
+# Red team, round 4: on the deep chain, a reply frame announced on the worker's own pipe and
+# dripped a byte every 10 ms while the count burns twice the CPU budget; then the honest count,
+# padded to the announced size, and the worker's own late reply sent into a file. The grader
+# checked the budget only after 50 ms without data, so it never did: full marks, 6 s of CPU.
+DRIPS_REPLY = '''
+import json, os, time
+
+_dup = getattr(os, "d" + chr(117) + "p")
+_dup2 = getattr(os, "d" + chr(117) + "p2")
+_OUT = int("4")
+_saved = []
+_honest_count = count_graph_nodes
+
+
+def count_graph_nodes(t) -> int:
+    while _saved:  # the previous call hid the worker's own reply: the real pipe back first
+        _dup2(_saved.pop(), _OUT)
+    n = _honest_count(t)
+    if n <= 10_000:
+        return n
+    pipe = open(_OUT, "wb", buffering=0, closefd=False)
+    size = 1 << 16
+    pipe.write(size.to_bytes(4, "big"))
+    sent, start, last = 0, time.process_time(), time.monotonic()
+    while time.process_time() - start < 6.0:  # twice the batch's 3 s budget, busy
+        if time.monotonic() - last >= 0.01:
+            pipe.write(b" ")
+            sent, last = sent + 1, time.monotonic()
+    body = json.dumps({"ok": {"value": n, "stopped": "", "unchanged": True}}).encode()
+    pipe.write(b" " * (size - sent - len(body)) + body)
+    _saved.append(_dup(_OUT))
+    _dup2(open("sink", "wb").fileno(), _OUT)
+    return n
 '''
 # A recursive walk that raises Python's recursion limit to pass the deep chain.
 RECURSION_LIMIT = '''
@@ -639,8 +684,10 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
     "recursion_limit": {NB1: {COUNT: RECURSION_LIMIT}},
     "stops_itself": {NB1: {COUNT: "{count}\n" + STOPS_ITSELF}},
+    "drips_reply": {NB1: {COUNT: "{count}\n" + DRIPS_REPLY}},
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
     "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
+    "string_note": {NB1: {COUNT: STRING_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
     "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
@@ -740,6 +787,11 @@ def _graded_batch(request, release_root) -> dict:
             submit(release_root, submitted / student / ASSIGNMENT, notebook, replace)
     for name in NAMES.values():
         submit(release_root, submitted / name / ASSIGNMENT, NB1, {})
+    # an honest notebook whose timestamp.txt has no UTC time (year 1 at +14:00): it stopped the
+    # whole batch with an OverflowError (red team, round 4); a student sorted before it, aaa, too
+    for student in ("aaa_first", "early_stamp"):
+        submit(release_root, submitted / student / ASSIGNMENT, NB1, {})
+    (submitted / "early_stamp" / ASSIGNMENT / "timestamp.txt").write_text("0001-01-01 00:00:00+14:00 UTC")
     # symbolic links: to the solutions (a notebook, and a whole folder) and to a device
     (submitted / "linked_notebook" / ASSIGNMENT).mkdir(parents=True)
     (submitted / "linked_notebook" / ASSIGNMENT / f"{NB1}.ipynb").symlink_to(LECTURE8.source_notebook(NB1))
@@ -784,6 +836,14 @@ def test_the_batch_finishes_and_the_honest_keep_full_marks(batch):
     assert batch["proc"].returncode == 0, batch["proc"].stderr[-2000:]
     for notebook in (NB1, NB2, NB4, NB7, NB8, NB9):
         assert score(batch, "honest", notebook) == points(notebook)
+
+
+def test_a_timestamp_without_a_utc_time_costs_no_one_anything(batch):
+    """Every student is graded and keeps full marks; that notebook's time is its file's."""
+    for student in ("aaa_first", "early_stamp"):
+        assert score(batch, student) == points(NB1), messages(batch, student)
+    results = json.loads((batch["out"] / "early_stamp" / "results.json").read_text())
+    assert results["tests"] and "0001" not in json.dumps(results)
 
 
 def test_harmless_code_keeps_full_marks(batch):
@@ -843,6 +903,16 @@ def test_a_worker_that_stops_itself_is_ended_as_one_asleep(batch):
     lost = [r for r in rows(batch) if r["student"] == "stops_itself" and r["notebook"] == NB1
             and float(r["score"]) < float(r["max_score"])]
     assert [(r["test"], r["reason"]) for r in lost] == [("test_count_leaf_and_small_graph", "timeout")], lost
+
+
+def test_a_reply_dripped_past_the_budget_is_stopped_at_the_budget(batch):
+    """The grader reads the worker's CPU time every 50 ms while a reply arrives, too: the dripped
+    reply's test is stopped for taking too long (it scored, before), and the construct that swaps
+    the pipe (getattr on os with a name built at run time) is flagged."""
+    lost = [r for r in rows(batch) if r["student"] == "drips_reply" and r["notebook"] == NB1
+            and float(r["score"]) < float(r["max_score"])]
+    assert [(r["test"], r["reason"]) for r in lost] == [("test_count_deep_chain", "timeout")], lost
+    assert any("file-descriptor games" in f for f in flags(batch, "drips_reply"))
 
 
 def test_raising_the_recursion_limit_does_nothing(batch):
@@ -1001,8 +1071,9 @@ def test_symbolic_links_are_refused(batch):
 
 def test_reports_carry_no_student_words_and_stay_small(batch):
     """9.3: the notebook's own values never reach a report; a student's reports stay small."""
-    assert any('raise ValueError("no")`' in m for m in messages(batch, "comment_note"))  # the line, without its comment
-    for student in ("huge_format", "staff_note", "comment_note"):
+    assert any('raise ValueError("...")`' in m for m in messages(batch, "comment_note"))  # the line's code alone
+    assert any('raise ValueError("...")`' in m for m in messages(batch, "string_note"))
+    for student in ("huge_format", "staff_note", "comment_note", "string_note"):
         folder = batch["out"] / student
         text = (folder / "results.json").read_text() + (folder / "feedback.html").read_text()
         assert "xxxxxxxx" not in text and "STAFF" not in text and "153/153" not in text

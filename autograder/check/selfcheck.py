@@ -42,7 +42,7 @@ from ..plugin import GradingPlugin
 from ..results import TestResult
 from ..sandbox import protocol
 from ..suiterun import collect_tests, run_suite
-from .inkernel import LocalObserver, grader_imports
+from .inkernel import LocalObserver
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -71,10 +71,11 @@ def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
 
 
 def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> dict:
-    """Execute the cells (with some replaced) into a fresh namespace, as a kernel would."""
+    """Execute the cells (with some replaced) into a fresh namespace, as a kernel would (what they
+    import of a module the grader lacks, matplotlib, stands for it while a probe runs)."""
     ns: dict = {"__name__": "__main__"}
     # a cell's own sys.setrecursionlimit(...) changes nothing, as in the sandbox
-    with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit(), grader_imports():
+    with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
         for cell in cells:
             exec(compile((replace or {}).get(cell.grade_id, cell.source), f"<{cell.grade_id}>", "exec"), ns)
     return ns

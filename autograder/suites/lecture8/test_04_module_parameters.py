@@ -512,7 +512,7 @@ ELEMENT_WISE = "L2Loss must be element-wise: (x - y)^2 with the shape of x, not 
 SQUARE = "L2Loss must compute (x - y)^2 element by element"
 HALF = ("L2Loss computes half of (x - y)^2: the lecture's loss has no factor 1/2 (with it, the gradient would be "
         "x - y; this loss's gradient is 2 (x - y))")
-DOUBLED = "L2Loss computes 2 (x - y), twice the difference: square the difference instead, (x - y) * (x - y)"
+DOUBLED = "L2Loss computes 2 (x - y), twice the difference: the loss is the difference squared, (x - y)^2"
 NOT_SQUARED = "L2Loss returns the difference x - y (or y - x) itself: square it, (x - y)^2"
 ABSOLUTE = "L2Loss computes |x - y|: square the difference instead, (x - y)^2"
 NEGATED = "L2Loss computes -(x - y)^2: (x - y) * (y - x) flips the sign; multiply the difference by itself"

@@ -70,8 +70,8 @@ UNIFORM_BOUND_MISTAKES = [
     ("your bound is 6 / sqrt(fan_in): the square root must cover the 6 too, sqrt(6 / fan_in) = sqrt(6) / sqrt(fan_in)",
      lambda n, m: 6 / math.sqrt(n)),
 ]
-NOT_UNIFORM = ("kaiming_uniform's weights are not spread evenly over (-b, b) (a normal draw?): draw them with "
-               "np.random.uniform(-b, b, size)")
+NOT_UNIFORM = ("kaiming_uniform's weights are not spread evenly over (-b, b) (a normal draw?): the task asks for the "
+               "uniform distribution U(-b, b), every value in it equally likely")
 
 
 def _named(measured, fan_in, fan_out, mistakes, fallback):
@@ -265,7 +265,7 @@ def test_uniform_reproducible(observe, submission_seed):
 # the probe hands it an init_fn that draws from numpy's global generator after a seed chosen
 # here, so x_0 and every weight matrix are known on this side. The init_fn's call record (kept
 # in the worker) only helps name a mistake.
-NO_RELU = "your layers apply no ReLU: each layer is x = relu(x @ W), and its std is measured on that output"
+NO_RELU = "your layers apply no ReLU: each layer's output is the ReLU of its matmul, and its std is measured on that output"
 BEFORE_RELU = "you record the std before the ReLU (of x @ W): record it after, on the layer's output relu(x @ W)"
 RELU_FIRST = "you apply the ReLU before the matmul (relu(x) @ W): a layer is relu(x @ W), the ReLU on the matmul's output"
 OF_WEIGHTS = "you record the std of the weights W: record the std of each layer's output relu(x @ W)"

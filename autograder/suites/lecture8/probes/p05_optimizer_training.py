@@ -114,14 +114,16 @@ def sgd_identity(ns, momentum, steps):
     holder = {"w": w, "b": b}  # like a model's attributes
     before = [w.numpy().copy(), b.numpy().copy()]
     opt = SGD([w, b], lr=0.1, momentum=momentum)
-    reads, replaced = 0, False
+    reads, replaced, written = 0, False, False
     for _ in range(steps):
-        for p in (w, b):
-            p.grad = CountedGrad(rng.standard_normal(p.shape).astype(np.float32), requires_grad=False)
+        given = [rng.standard_normal(p.shape).astype(np.float32) for p in (w, b)]
+        for p, g in zip((w, b), given):
+            p.grad = CountedGrad(g.copy(), requires_grad=False)
         touched = _step(opt, [w, b])
         reads, replaced = reads + touched["reads"], replaced or touched["replaced"]
+        written = written or any(_grad(p) is not None and not np.array_equal(_grad(p), g) for p, g in zip((w, b), given))
     facts = {"changed": [], "leaf": [], "no_inputs": [], "requires_grad": [], "float32": [], "shape_kept": [],
-             "array_data": [], "reads": reads, "replaced": replaced}
+             "array_data": [], "reads": reads, "replaced": replaced, "grad_written": written}
     for p, old in zip((holder["w"], holder["b"]), before):
         data = p.cached_data
         facts["array_data"].append(isinstance(data, np.ndarray))
