@@ -142,7 +142,7 @@ def grade(course: Course, args) -> int:
     finally:  # a caller in this process (a test, a notebook) gets its own handler back
         signal.signal(signal.SIGTERM, previous)
     print(run.describe())
-    return 1 if run.unsaved else 0
+    return 1 if run.unsaved or run.ungraded else 0
 
 
 def _deadline(args, assignment: str, gradebook: Path | None):

@@ -82,6 +82,28 @@ def test_a_process_that_never_starts_costs_its_notebook_only(solved, tmp_path, m
     for r in run.results:
         assert r.error.startswith("internal grading error") and "tried 3 times" in r.error
     assert (tmp_path / "out" / "grades.csv").is_file()
+    # the summary says they were not graded (the command exits 1, and --gradebook keeps their grades)
+    assert len(run.ungraded) == 3 and "NOT GRADED (an error of the grader's own" in run.describe()
+
+
+@pytest.mark.parametrize("limit", [1024, 300])
+def test_grading_works_under_an_ordinary_open_files_limit(solved, tmp_path, limit):
+    """The zygote kept the library paths open from descriptor 2000 up: under the open-files limit
+    of 1024 that ordinary users get (and that PAM gives nobody), every notebook scored 0 with an
+    error of the grader's own, and the command exited 0 (class audit). Full marks, exit 0."""
+    import resource
+    import subprocess
+    import sys
+
+    from conftest import venv_env
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    proc = subprocess.run([sys.executable, "-m", "autograder", "grade", str(solved[0].path), "--out", str(tmp_path / "out")],
+                          capture_output=True, text=True, env=venv_env(), preexec_fn=limited, cwd=LECTURE8.course.root)
+    assert proc.returncode == 0, proc.stdout[-1500:] + proc.stderr[-1500:]
+    assert f"{full_marks():g}/{full_marks():g}" in proc.stdout
 
 
 def test_an_infrastructure_error_is_retried(solved, tmp_path, monkeypatch):

@@ -28,6 +28,12 @@ class GradeRun:
     gradebook: str = ""  # what was written to nbgrader's gradebook, if asked
     deadline: Deadline | None = None
 
+    @property
+    def ungraded(self) -> list[NotebookResult]:
+        """Notebooks an error of the grader's own left ungraded (retried, still failing): their
+        zeros say nothing of the student's work."""
+        return [r for r in self.results if r.error.startswith(batch.INFRASTRUCTURE)]
+
     def describe(self) -> str:
         """The summary printed after grading: scores, lateness, flags, what isolation held, where reports are."""
         lines = [report.summary_table(self.results), report.isolation_summary(self.results)]
@@ -42,6 +48,10 @@ class GradeRun:
             lines.append(self.gradebook)
         if self.unsaved:
             lines.append(f"NOT SAVED (grade them again): {', '.join(self.unsaved)}")
+        if self.ungraded:
+            lines.append("NOT GRADED (an error of the grader's own, not the student's; their zeros are not in the "
+                         f"gradebook; see feedback, then grade them again): "
+                         f"{', '.join(f'{r.student}/{r.notebook}' for r in self.ungraded)}")
         where = "<student>" if len(report.assignments_in(self.out)) < 2 else "<student>/<assignment>"
         lines.append(f"reports: {self.out / 'grades.csv'}, {self.out}/{where}/results.json and feedback.html")
         return "\n".join(lines)
@@ -62,7 +72,9 @@ def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, ti
         from ..export.gradebook import mirror_autograded, write_gradebook
 
         ids = {j.student: j.student_id for j in todo if j.student_id}
-        n = write_gradebook(gradebook, assignment.name, run.results, ids, deadline.due if deadline else None)
+        ungraded = {id(r) for r in run.ungraded}  # a grade the gradebook holds is not overwritten with their zeros
+        graded = [r for r in run.results if id(r) not in ungraded]
+        n = write_gradebook(gradebook, assignment.name, graded, ids, deadline.due if deadline else None)
         submitted: dict[str, list[Path]] = {}
         for job in todo:
             if job.path is not None and job.path.parent == Course(gradebook.parent).submitted(job.original_id, assignment.name):

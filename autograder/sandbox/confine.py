@@ -188,17 +188,40 @@ LIBRARY_FDS_BASE = 2000
 LIBRARY_FDS: list[tuple[int, bool]] = []
 
 
+def _library_fds_base(count: int) -> int | None:
+    """The first descriptor number for ``count`` descriptors under this process's open-files
+    limit: LIBRARY_FDS_BASE, raising the soft limit toward the hard one if need be, else lower
+    (a limit of 1024, common for ordinary users, made every descriptor fail to open and every
+    notebook score 0); None when even that does not fit (each worker then opens the paths)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = LIBRARY_FDS_BASE + count + 16
+    if soft != resource.RLIM_INFINITY and soft < want and (hard == resource.RLIM_INFINITY or hard >= want):
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+            soft = want
+        except (ValueError, OSError):
+            pass
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return LIBRARY_FDS_BASE
+    base = soft - count - 16
+    return base if base >= 64 else None  # above the few descriptors the zygote itself holds
+
+
 def open_library_paths() -> range:
-    """Open ``readable_paths()`` as O_PATH descriptors from LIBRARY_FDS_BASE up (in the zygote);
+    """Open ``readable_paths()`` as O_PATH descriptors from a base number up (in the zygote);
     returns the descriptors' range, which the zygote's children keep."""
     import fcntl
 
-    for path in readable_paths():
+    paths = readable_paths()
+    base = _library_fds_base(len(paths))
+    if base is None:
+        return range(0)
+    for path in paths:
         fd = os.open(path, os.O_PATH)
-        LIBRARY_FDS.append((fcntl.fcntl(fd, fcntl.F_DUPFD, LIBRARY_FDS_BASE), path.is_dir()))
+        LIBRARY_FDS.append((fcntl.fcntl(fd, fcntl.F_DUPFD, base), path.is_dir()))
         os.close(fd)
     fds = [fd for fd, _ in LIBRARY_FDS]
-    return range(min(fds, default=LIBRARY_FDS_BASE), max(fds, default=LIBRARY_FDS_BASE - 1) + 1)
+    return range(min(fds, default=base), max(fds, default=base - 1) + 1)
 
 
 def _add_rule_fd(ruleset: int, fd: int, is_dir: bool, access: int) -> None:
