@@ -514,3 +514,17 @@ def test_the_reader_checks_the_budget_while_a_reply_drips_in():
         writer.join()
         os.close(read_fd)
         os.close(write_fd)
+
+
+def test_a_name_missing_because_its_cell_does_not_compile_is_named_as_such():
+    """Class audit: `def detach(t)` without its colon read "`detach` is not defined: run (or
+    restore) the cell that defines it". The cell does not compile; the message says so, at the
+    line, read on the trusted side from the submitted cells."""
+    from autograder.grade.runner import _does_not_compile
+
+    cells = ["import numpy as np", "def detach(t)\n    return t  # note"]
+    said = _does_not_compile(cells, "detach")
+    assert said.startswith("`detach` is not defined: your cell does not compile (SyntaxError at line 1")
+    assert "`def detach(t)`" in said and "note" not in said
+    assert _does_not_compile(cells, "other") == ""  # no broken cell defines it: the usual message
+    assert _does_not_compile(["def detach(t):\n    return t"], "detach") == ""

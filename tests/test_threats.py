@@ -1092,3 +1092,16 @@ def test_student_folder_names_cannot_inject_or_collide(batch):
     for name in escaped:
         assert score(batch, name) == points(NB1)
     assert "\x1b" not in batch["proc"].stdout + batch["proc"].stderr
+    # each escaped name is mapped back to its folder (class audit: only the first was named, in a
+    # note, and the LMS export carried the hash), the formula kept from becoming one
+    assert batch["proc"].stderr.count("is not a plain folder name: reported as escaped-") == len(NAMES)
+    mapped = list(csv.reader(io.StringIO((batch["out"] / "escaped_names.csv").read_text(encoding="utf-8"))))
+    assert mapped[0] == ["reported_as", "student_folder"] and {r[0] for r in mapped[1:]} == escaped
+    assert "'" + NAMES["formula"] in {r[1] for r in mapped[1:]}
+    moodle = batch["root"] / "moodle.csv"
+    proc = subprocess.run([sys.executable, "-m", "autograder", "export", str(batch["out"]), "--format", "moodle",
+                           "--out", str(moodle)], capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 0, proc.stderr
+    usernames = {r[0] for r in csv.reader(io.StringIO(moodle.read_text(encoding="utf-8")))}
+    assert {NAMES["escape"], NAMES["collides"], "'" + NAMES["formula"]} <= usernames
+    assert not any(u.startswith("escaped-") for u in usernames)

@@ -6,7 +6,8 @@ one column per assignment (the student's points, summed over the assignment's no
   columns ``Student, ID, SIS User ID, SIS Login ID, Section``, then one per assignment, and a
   second row ``Points Possible``. Canvas matches a row to a student by its ID, SIS User ID or
   SIS Login ID; the grader knows only the student's id as nbgrader or JupyterHub knows it, so
-  it goes in ``SIS Login ID`` (and ``Student``), the other identifiers stay empty. An assignment
+  it goes in ``SIS Login ID`` (and ``Student``), the other identifiers stay empty. A student
+  folder the grader reported under an escaped name (``escaped_names.csv``) goes out as itself. An assignment
   column that is new to the course creates that assignment, with the points possible given.
 - ``moodle`` follows Moodle's grade import from a CSV file (Grades > Import > CSV file): a header
   row, a ``Username`` column (choose "Identify user by: Username" when importing) and one column
@@ -21,7 +22,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .insights import InsightsProblem, read_grades
-from .report import _cell, write_atomic
+from .report import _cell, escaped_names, write_atomic
 
 FORMATS = ("canvas", "moodle")
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
@@ -58,17 +59,19 @@ def export_csv(grades_dir: Path, fmt: str, assignment: str | None = None) -> str
     if fmt not in FORMATS:
         raise InsightsProblem(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
     students, assignments, points, possible = totals(grades_dir, assignment)
+    folder = escaped_names(grades_dir)  # a folder reported under an escaped name goes out as the student's own id
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     if fmt == "canvas":
         writer.writerow(CANVAS_IDENTITY + [_cell(a) for a in assignments])
         writer.writerow(["Points Possible", "", "", "", ""] + [_num(possible[a]) for a in assignments])
         for s in students:
-            writer.writerow([_cell(s), "", "", _cell(s), ""] + [_num(points.get((s, a), 0.0)) for a in assignments])
+            who = _cell(folder.get(s, s))
+            writer.writerow([who, "", "", who, ""] + [_num(points.get((s, a), 0.0)) for a in assignments])
     else:
         writer.writerow(["Username"] + [_cell(a) for a in assignments])
         for s in students:
-            writer.writerow([_cell(s)] + [_num(points.get((s, a), 0.0)) for a in assignments])
+            writer.writerow([_cell(folder.get(s, s))] + [_num(points.get((s, a), 0.0)) for a in assignments])
     return buf.getvalue()
 
 

@@ -79,6 +79,35 @@ def assignments_in(out: Path) -> list[str]:
     return sorted(names | ({""} if any(state.glob("*/*.json")) else set()))
 
 
+ESCAPED_NAMES = "escaped_names.csv"  # report name,student folder: for the instructor and the LMS export
+
+
+def escaped_names(out: Path) -> dict[str, str]:
+    """{report name: student folder} of the folders this output folder reports under an escaped
+    name (a space, an accent, ...): written by the grader, read by the exports."""
+    path = out / ESCAPED_NAMES
+    if not path.is_file():
+        return {}
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
+    return {row[0]: _uncell(row[1]) for row in rows[1:] if len(row) == 2}
+
+
+def record_escaped_names(out: Path, names: dict[str, str]) -> None:
+    """Add ``names`` ({report name: student folder}) to the output folder's ESCAPED_NAMES."""
+    merged = {**escaped_names(out), **names}
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["reported_as", "student_folder"])
+    for name, folder in sorted(merged.items()):
+        writer.writerow([name, _cell(folder)])
+    write_atomic(out / ESCAPED_NAMES, buf.getvalue())
+
+
+def _uncell(text: str) -> str:
+    """_cell's text as it was (the quote it puts before a formula's first character removed)."""
+    return text[1:] if text[:1] == "'" and text[1:2] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def report_folder(out: Path, student: str, assignment: str) -> Path:
     """The folder of a student's results.json and feedback.html for ``assignment``."""
     return out / student / assignment if len(assignments_in(out)) > 1 else out / student

@@ -88,10 +88,11 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
                progress: bool = True, on_result=None, scheduler: str | None = None,
                deadline: Deadline | None = None) -> GradeRun:
     out.mkdir(parents=True, exist_ok=True)
-    for job in todo:
-        if job.student_id:
-            print(f"note: student folder {printable(job.student_id)!r} is not a plain folder name: reported as {job.student}", file=sys.stderr)
-            break
+    escaped = {j.student: j.student_id for j in todo if j.student_id}
+    for name, folder in sorted(escaped.items()):
+        print(f"note: student folder {printable(folder)!r} is not a plain folder name: reported as {name}", file=sys.stderr)
+    if escaped:
+        report.record_escaped_names(out, escaped)  # which folder each escaped name stands for
     bar = batch.Progress(len(todo)) if progress else None
     unsaved: list[str] = []
     by_key = {(j.student, j.notebook): j for j in todo}

@@ -43,7 +43,38 @@ class SessionObserver:
             name, info = outcome.value  # the name is given only for a built-in exception class
             shown = name if name in KNOWN_EXCEPTIONS else ""
             raise StudentCodeError(hints.explain(shown, info, self.session.config.cells), "raised")
+        if outcome.kind == "missing":
+            broken = _does_not_compile(self.session.config.cells, outcome.value)
+            if broken:
+                raise StudentCodeError(broken, outcome.kind)
         raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())), outcome.kind)
+
+
+def _does_not_compile(cells: list[str], name) -> str:
+    """The message for a name that is missing because the cell defining it does not compile (a
+    def without its colon): Python ran none of that cell. Read here, from the submitted cells."""
+    import ast
+    import re
+
+    from needle.hints import printable_line
+
+    if not isinstance(name, str) or not name.isidentifier():
+        return ""
+    for source in cells:
+        code = nbmod.strip_magics(source)
+        if not re.search(rf"^\s*(def|class)\s+{re.escape(name)}\b|^{re.escape(name)}\s*=", code, re.M):
+            continue
+        try:
+            ast.parse(code)
+        except SyntaxError as exc:
+            lines = code.splitlines()
+            line = printable_line(lines[exc.lineno - 1]) if exc.lineno and 0 < exc.lineno <= len(lines) else ""
+            where = f" at line {exc.lineno} of the cell that defines `{name}`" + (f": `{line}`" if line else "")
+            return (f"`{name}` is not defined: your cell does not compile (SyntaxError{where}), so Python ran none "
+                    "of it; fix that line (a missing colon, bracket or quote, or an indentation slip)")
+        except (ValueError, RecursionError, MemoryError):
+            return ""
+    return ""
 
 
 def zero_results(assignment: Assignment, notebook: str, message: str, reason: str = "error") -> list[TestResult]:
