@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import signal
 import sys
 from pathlib import Path
@@ -89,6 +90,17 @@ def _assignment(course: Course, name: str | None):
     return course.assignment(name)
 
 
+def _unwritable(out: Path) -> str:
+    """Why the reports cannot go to ``out``, checked before grading (it graded the class, then
+    failed on every save), or ""."""
+    if out.exists() and not out.is_dir():
+        return f"--out {out} is a file; expected a folder for the reports (it is made if missing)"
+    folder = out if out.exists() else next((p for p in out.parents if p.exists()), Path("."))
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        return f"--out {out}: {folder} is not writable by this user; choose a folder you can write"
+    return ""
+
+
 def _terminated(signum, frame):
     from .grade import batch
 
@@ -109,6 +121,9 @@ def grade(course: Course, args) -> int:
         return _fail(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
         return _fail("--scheduler needs Dask's distributed package: pip install -e '.[cluster]' in the course's checkout")
+    problem = _unwritable(args.out)
+    if problem:
+        return _fail(problem)
     assignment = _assignment(course, args.assignment)
     gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
@@ -131,6 +146,11 @@ def grade(course: Course, args) -> int:
         return _fail(str(exc))
     except SuiteBroken as exc:  # the instructor's files, not a student's: nothing is graded against them
         return _fail(f"{exc}; fix it (make selfcheck runs every suite against the solutions), then grade again")
+    except KeyboardInterrupt:  # Ctrl-C: the workers are stopped; no traceback for an instructor's keypress
+        print(f"\nautograder: interrupted. The notebooks graded so far are saved in {args.out / '.state'} (nothing "
+              "is half-written); the reports are written when a run finishes: run the same command again "
+              "(it grades every notebook again).", file=sys.stderr)
+        return 130
     except ConnectionError as exc:  # the Dask scheduler went away mid-run
         print(f"autograder: {exc}. The results graded so far are kept in {args.out / '.state'}; "
               "run the same command again.", file=sys.stderr)

@@ -150,3 +150,22 @@ def test_the_command_line_exits_1_when_a_result_was_not_saved(solved, tmp_path, 
     # the grader's SIGTERM handler is its own: this process's forks (a pool) must not inherit it
     assert signal.getsignal(signal.SIGTERM) is before
     assert "NOT SAVED" in capsys.readouterr().out
+
+
+def test_bad_out_and_stray_entries_are_said_before_grading(solved, tmp_path, capsys):
+    """Class audit: --out naming a file graded everything, then failed every save with exit 1;
+    a folder without the assignment's folder and a renamed notebook were skipped without a word."""
+    from autograder.grade.submissions import discover
+
+    (tmp_path / "file").write_text("x")
+    assert cli.main(["grade", str(solved[0].path), "--out", str(tmp_path / "file")]) == 2
+    assert "--out" in capsys.readouterr().err
+    root = tmp_path / "root" / "submitted"
+    (root / "flat").mkdir(parents=True)
+    (root / "ann" / LECTURE8.name).mkdir(parents=True)
+    shutil.copy(LECTURE8.source_notebook(NB), root / "ann" / LECTURE8.name / f"{NB} (1).ipynb")
+    jobs = discover(tmp_path / "root", LECTURE8)
+    err = capsys.readouterr().err
+    assert "'flat' in" in err and "has no lecture8/ folder: not graded" in err
+    assert f"'ann/{NB} (1).ipynb' is not a notebook of this assignment" in err
+    assert {j.student for j in jobs} == {"ann"} and all(j.path is None for j in jobs)

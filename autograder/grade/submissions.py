@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -83,6 +84,11 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
         return [_job(_student_of(path.parent, assignment.name), path.stem, path)]
     if submitted.is_dir():
         students = sorted(p for p in submitted.iterdir() if (p / assignment.name).is_dir())
+        if student is None:  # nothing of the class is skipped without a word
+            for stray in sorted(set(submitted.iterdir()) - set(students)):
+                if not stray.name.startswith("."):
+                    _note(f"{printable(stray.name)!r} in {submitted} has no {assignment.name}/ folder: not graded "
+                          f"(nbgrader's layout: submitted/<student>/{assignment.name}/<notebook>.ipynb)")
         if student is not None:
             students = [p for p in students if p.name == student]
             if not students:
@@ -104,7 +110,14 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
     return jobs
 
 
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
+
+
 def _folder_jobs(folder: Path, student_id: str, known: list[str], all_notebooks: bool) -> list[Job]:
     present = {p.stem: p for p in folder.glob("*.ipynb")}
+    for stem in sorted(set(present) - set(known)):  # "01_graph_accumulation (1)": nbgrader's names only
+        _note(f"{printable(f'{student_id}/{present[stem].name}', 120)!r} is not a notebook of this assignment: not graded "
+              f"(expected names like {known[0]}.ipynb)")
     names = known if all_notebooks else [n for n in known if n in present]
     return [_job(student_id, n, present.get(n)) for n in names]
