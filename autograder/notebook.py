@@ -29,6 +29,9 @@ import tokenize
 from pathlib import Path
 
 MAX_NOTEBOOK_BYTES = 20 * 1024 * 1024
+# Only code is graded; what makes a notebook that large is its outputs (a loop's prints).
+_CLEAR_OUTPUTS = (": its outputs make it so (only code is graded); clear them (Edit > Clear Outputs of All Cells), "
+                  "save and submit again")
 MAX_JSON_OBJECTS = 100_000  # cells, outputs, metadata: an honest notebook has a few thousand
 MAX_JSON_STRINGS = 1_000_000
 SETUP_TAG = "setup"
@@ -93,7 +96,8 @@ def read_bytes_safely(path: Path, limit: int | None = None) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise UnreadableNotebook("it is not a regular file")
         if info.st_size > limit:
-            raise UnreadableNotebook(f"the notebook is {info.st_size // (1024 * 1024)} MB, over the {limit // (1024 * 1024)} MB limit")
+            raise UnreadableNotebook(f"the notebook is {info.st_size // (1024 * 1024)} MB, over the {limit // (1024 * 1024)} MB limit"
+                                     + _CLEAR_OUTPUTS * (limit == MAX_NOTEBOOK_BYTES))
         chunks, total = [], 0
         while True:
             chunk = os.read(fd, 1 << 20)
@@ -101,7 +105,8 @@ def read_bytes_safely(path: Path, limit: int | None = None) -> bytes:
                 break
             total += len(chunk)
             if total > limit:  # grew while being read
-                raise UnreadableNotebook(f"the notebook is over the {limit // (1024 * 1024)} MB limit")
+                raise UnreadableNotebook(f"the notebook is over the {limit // (1024 * 1024)} MB limit"
+                                         + _CLEAR_OUTPUTS * (limit == MAX_NOTEBOOK_BYTES))
             chunks.append(chunk)
         return b"".join(chunks)
     finally:
