@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("gradescope", help="grade a Gradescope submission (inside Gradescope's container)")
     s.add_argument("--assignment", default=None)
     s.add_argument("--submission", type=Path, default=Path("/autograder/submission"))
-    s.add_argument("--results", type=Path, default=Path("/autograder/results"))
+    s.add_argument("--results", type=Path, default=Path("/autograder/results"),
+                   help="the folder results.json is written into (Gradescope's /autograder/results)")
     s.add_argument("--visibility", default="visible", choices=VISIBILITIES, help="when students see the tests (Gradescope's visibility)")
     o = sub.add_parser("originality", help="compare each task's answers with classmates', the solutions and needle's source")
     o.add_argument("path", type=Path, help="an nbgrader course root, a student's folder of notebooks, or one notebook")
@@ -209,6 +210,9 @@ def main(argv=None) -> int:
 
             if not args.submission.is_dir():
                 return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
+            if args.results.suffix == ".json" or args.results.is_file():
+                return _fail(f"--results {args.results} names a file; expected the folder results.json goes into "
+                             "(Gradescope's: /autograder/results)")
             return gradescope.run(_assignment(course, args.assignment), args.submission, args.results, visibility=args.visibility)
         if args.command == "originality":
             from .export import originality
