@@ -26,7 +26,7 @@ def _train_cells(solved: dict) -> dict[str, str]:
         # an honest cell with a student's plotting and timing lines: a plot before the definition,
         # imports the grader lacks (matplotlib, scipy) and ones it has (timeit, pdb)
         "extra_imports": "import matplotlib.pyplot as plt\nimport timeit, pdb\nfrom scipy.special import logsumexp\n"
-                         "fig = plt.figure()\n" + train,
+                         "fig = plt.figure()\nplt.close(fig)\n" + train,
         # the graded function itself plots: it cannot run where matplotlib is missing
         "plots_in_train": "import matplotlib.pyplot as plt\n" + train.replace(*PLOT_IN_TRAIN),
     }
@@ -101,6 +101,7 @@ def test_the_in_kernel_route_says_what_the_grader_will(student, monkeypatch, cap
         with pytest.raises(AssertionError, match="ModuleNotFoundError: a module that cannot be imported where your code runs"):
             check_task("5.2", ns)
     assert ns["plt"] is plt  # the stand-in lasts only while the hidden tests run
+    plt.close("all")  # no figure left for the next test of this process
 
 
 def test_every_listed_module_is_loaded_before_the_workers_fork_and_graphlib_never():
