@@ -29,6 +29,9 @@ def _np_lse(x, axes):
     return np.squeeze(np.log(np.sum(np.exp(x - m), axis=axes, keepdims=True)) + m, axis=axes)
 
 
+CONST_A, CONST_B = randn(3, 4), randn(4, 5)
+CONST_EXP, CONST_BASE = randn(2, 3), positive(2, 3)
+
 # (id, needle function, numpy reference, input arrays)
 CASES = [
     ("add", ops.add, np.add, [randn(3, 4), randn(3, 4)]),
@@ -45,6 +48,17 @@ CASES = [
     ("matmul", ops.matmul, np.matmul, [randn(3, 4), randn(4, 5)]),
     ("matmul_batched", ops.matmul, np.matmul, [randn(2, 3, 4), randn(2, 4, 2)]),
     ("matmul_broadcast_batch", ops.matmul, np.matmul, [randn(2, 3, 4), randn(4, 2)]),
+    # a batch axis of size 1 broadcast against 2: its adjoint sums over that axis, keeping it
+    ("matmul_size1_batch", ops.matmul, np.matmul, [randn(1, 3, 4), randn(2, 4, 5)]),
+    # a constant operand (requires_grad False): the other's adjoint alone, through the op's own branch
+    ("matmul_constant_right", lambda a: ops.matmul(a, ndl.Tensor(CONST_B, dtype=a.dtype, requires_grad=False)),
+     lambda a: a @ CONST_B, [randn(3, 4)]),
+    ("matmul_constant_left", lambda b: ops.matmul(ndl.Tensor(CONST_A, dtype=b.dtype, requires_grad=False), b),
+     lambda b: CONST_A @ b, [randn(4, 5)]),
+    ("power_constant_exponent", lambda a: ops.power(a, ndl.Tensor(CONST_EXP, dtype=a.dtype, requires_grad=False)),
+     lambda a: np.power(a, CONST_EXP), [positive(2, 3)]),
+    ("power_constant_base", lambda b: ops.power(ndl.Tensor(CONST_BASE, dtype=b.dtype, requires_grad=False), b),
+     lambda b: np.power(CONST_BASE, b), [randn(2, 3)]),
     ("summation_all", ops.summation, np.sum, [randn(3, 4)]),
     ("summation_axis0", lambda a: ops.summation(a, (0,)), lambda a: a.sum(axis=0), [randn(3, 4)]),
     ("summation_axis_int", lambda a: ops.summation(a, 1), lambda a: a.sum(axis=1), [randn(3, 4, 2)]),
