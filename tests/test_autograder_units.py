@@ -528,3 +528,37 @@ def test_a_name_missing_because_its_cell_does_not_compile_is_named_as_such():
     assert "`def detach(t)`" in said and "note" not in said
     assert _does_not_compile(cells, "other") == ""  # no broken cell defines it: the usual message
     assert _does_not_compile(["def detach(t):\n    return t"], "detach") == ""
+
+
+def test_a_late_penalty_is_taken_once_everywhere_and_never_beyond_the_points_earned(tmp_path):
+    """Mutation audit: the total column, the Gradescope late entry's sign, the feedback's Total and
+    the clamp (a 100% penalty takes what was earned, not the notebook's points) were each
+    unguarded. Here 4 of 10 points earned, one day late under a 100%-a-day policy: 4 taken."""
+    import datetime as dt
+    import re
+
+    from autograder.export.report import feedback_html, gradescope_json, summary_table
+    from autograder.grade.deadline import Deadline, nbgrader_timestamp, parse_policy
+    from autograder.grade.grading import complete
+    from autograder.grade.submissions import Job
+
+    graded, _ = _results()  # 4 of 10: test_easy and test_other pass, 2 points each
+    notebook = tmp_path / "01_a.ipynb"
+    notebook.write_text("{}")
+    due = dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)
+    (tmp_path / "timestamp.txt").write_text(nbgrader_timestamp(due + dt.timedelta(hours=5)))
+    complete(graded, Job("ann", "01_a", notebook), "lecture8", Deadline(due, parse_policy("100%")))
+    assert graded.late_seconds == 5 * 3600 and graded.penalty == 4.0 and graded.score == 0.0
+    graded.penalty = 1.0  # and a partial penalty, shown the same way everywhere
+    assert re.search(r"^ann .*\b3/10L\s+3/10$", summary_table([graded]), re.M), summary_table([graded])
+    seen = gradescope_json([graded])
+    late = [t for t in seen["tests"] if t["name"].endswith("late submission")]
+    assert seen["score"] == 3.0 and len(late) == 1 and late[0]["score"] == -1.0
+    assert re.search(r"Total[^0-9]*3\b", feedback_html("ann", [graded], "lecture8"))
+
+
+def test_tasks_sort_by_number_not_by_text():
+    """Task 1.10 comes after 1.9 and 10.1 after 9.2 (as text they would not)."""
+    from autograder.export.report import task_key
+
+    assert sorted(["1.10", "10.1", "1.9", "9.2", "1.2"], key=task_key) == ["1.2", "1.9", "1.10", "9.2", "10.1"]

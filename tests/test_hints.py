@@ -206,6 +206,7 @@ def test_an_error_raised_after_the_students_code_returned_says_so():
     # Task 4.1's slip (lessons audit): a dict iterated for pairs gives its keys alone
     ("d = {'weight': 1}\nfor name, value in d:\n    pass", "unpack", "looping over a dict gives its keys alone; .items()"),
     ("a, b = (1, 2, 3)", "unpack", "unpacking into more or fewer names than the value holds"),
+    ("n = 0\nmean = 3 / n", "zero_division", "a division by zero"),
 ])
 def test_more_causes_are_named_accurately(source, cause, shown):
     exc = raised(source, index=1, ns={"ndl": ndl, "np": np})

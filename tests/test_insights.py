@@ -261,3 +261,19 @@ def test_export_without_assignment_column_needs_a_name(tmp_path: Path, capsys) -
     assert "names no assignment (an older grader wrote it): name it with --assignment" in capsys.readouterr().err
     assert cli(["export", str(grades), "--format", "moodle", "--out", str(out), "--assignment", "lecture8"]) == 0
     assert out.read_text().splitlines()[0] == "Username,lecture8"
+
+
+def test_exports_keep_fractions_and_take_the_most_points_possible(tmp_path: Path) -> None:
+    """Mutation audit: points rounded to integers, or Points Possible from the student who could
+    get the fewest (one who did not submit a notebook), passed every test. Here ann earns 2.5 of
+    4.5, and bob's grades.csv lacks a notebook (a row per test of each notebook he has)."""
+    grades = tmp_path / "grades"
+    grades.mkdir()
+    (grades / "grades.csv").write_text(
+        "student,notebook,test,score,max_score,status,assignment,task,reason\n"
+        "ann,01_a,test_a,1.5,2.5,failed,lecture8,1.1,\n"
+        "ann,02_b,test_b,1,2,failed,lecture8,2.1,\n"
+        "bob,01_a,test_a,2.5,2.5,passed,lecture8,1.1,\n")
+    assert cli(["export", str(grades), "--format", "canvas", "--out", str(tmp_path / "canvas.csv")]) == 0
+    rows = list(csv.reader((tmp_path / "canvas.csv").open(newline="")))
+    assert rows[1][5] == "4.5" and [r[5] for r in rows[2:]] == ["2.5", "2.5"]
