@@ -212,6 +212,36 @@ def test_backward_visits_a_node_only_after_all_of_its_users():
     np.testing.assert_array_equal(x.grad.numpy(), [19.0])
 
 
+def count_gradient_calls(output):
+    """Wrap the gradient of every op in ``output``'s graph; the returned dict counts, per node,
+    the calls backward makes for it."""
+    calls = {}
+    for op in {id(n.op): n.op for n in autograd.find_topo_sort([output]) if n.op is not None}.values():
+        def counted(out_grad, node, _gradient=op.gradient):
+            calls[node] = calls.get(node, 0) + 1
+            return _gradient(out_grad, node)
+
+        op.gradient = counted  # an instance attribute: the class is left as it is
+    return calls
+
+
+def test_backward_applies_each_nodes_gradient_once():
+    """Every op node of a ladder is differentiated exactly once, after all of its users: its
+    adjoint is summed first, not passed down in parts (the sum would still come out right)."""
+    # y0 = x, y1 = 2x, y_{k+1} = y_k + y_{k-1}: every rung has two users; y7 = 34x, d y7/dx = 34.
+    # Built with each operand order: whichever input is scheduled last, in one of them a rung
+    # that has had only one of its users is the next node visited.
+    for rung in (lambda older, newer: older + newer, lambda older, newer: newer + older):
+        x = ndl.Tensor([1.0])
+        a, b = x, x * 2
+        for _ in range(6):
+            a, b = b, rung(a, b)
+        calls = count_gradient_calls(b)
+        b.backward()
+        np.testing.assert_array_equal(x.grad.numpy(), [34.0])
+        assert len(calls) == 7 and set(calls.values()) == {1}, sorted(calls.values())
+
+
 def test_backward_releases_inputs_of_nodes_that_got_no_adjoint():
     # s = StopsGradient(x * 3) hands x * 3 no adjoint; loss = sum(s + x). x * 3 is then visited
     # with nothing to pass on, and x must still be visited for its direct path: d loss/dx = 1.

@@ -78,6 +78,38 @@ def test_kaiming_uniform_bound():
     assert np.abs(w).max() <= bound and np.abs(w).max() > 0.99 * bound
 
 
+def test_xavier_uniform_bound_scales_with_gain():
+    """xavier_uniform(gain=g) is U(-a, a) with a = g * sqrt(6 / (in + out)), reached closely."""
+    # 60 x 40 = 2400 draws, a = 3 * sqrt(6 / 100) = 0.735: either end misses 0.99 a w.p. 0.995^2400 ~ 6e-6.
+    np.random.seed(0)
+    w = init.xavier_uniform(60, 40, gain=3.0, dtype="float64").numpy()
+    a = 3.0 * math.sqrt(6 / 100)
+    assert np.abs(w).max() <= a and w.max() > 0.99 * a and w.min() < -0.99 * a
+
+
+def test_xavier_normal_default_gain_is_one():
+    """xavier_normal without a gain has std sqrt(2 / (in + out))."""
+    np.random.seed(0)
+    w = init.xavier_normal(400, 300).numpy()  # 120,000 draws: sample std within 1% w.h.p.
+    assert w.std() == pytest.approx(math.sqrt(2 / 700), rel=0.01)
+
+
+@pytest.mark.parametrize(
+    "nonlinearity, gain",
+    [
+        ("linear", 1.0),
+        ("identity", 1.0),
+        ("sigmoid", 1.0),
+        ("tanh", 5 / 3),
+        ("relu", math.sqrt(2.0)),
+        ("leaky_relu", math.sqrt(2 / (1 + 0.01**2))),  # PyTorch: sqrt(2 / (1 + slope^2)), slope 0.01
+    ],
+)
+def test_calculate_gain_matches_pytorch_table(nonlinearity, gain):
+    """calculate_gain returns torch.nn.init.calculate_gain's recommended gains."""
+    assert init.calculate_gain(nonlinearity) == pytest.approx(gain, rel=1e-12)
+
+
 def test_initializer_errors():
     with pytest.raises(ValueError, match="unknown nonlinearity 'swish'"):
         init.kaiming_normal(3, 3, nonlinearity="swish")

@@ -122,6 +122,25 @@ def test_linear_shapes_init_and_forward():
     assert nn.Linear(3, 2, bias=False).parameters() and len(nn.Linear(3, 2, bias=False).parameters()) == 1
 
 
+def test_linear_weight_is_kaiming_uniform_reaching_its_bound():
+    """Linear's weight is U(-b, b) with b = sqrt(2) * sqrt(3 / in) = sqrt(6 / in) (kaiming, ReLU gain)."""
+    # 16 x 2000 draws: either end missing 0.99 b has probability 0.995^32000, nil (the seed is fixed anyway).
+    # Xavier's bound sqrt(6 / (in + out)) would be 11 times smaller here.
+    np.random.seed(0)
+    w = nn.Linear(16, 2000, dtype="float64").weight.numpy()
+    bound = np.sqrt(6 / 16)
+    assert np.abs(w).max() <= bound and w.max() > 0.99 * bound and w.min() < -0.99 * bound
+
+
+def test_linear_bias_is_uniform_within_one_over_sqrt_in():
+    """Linear's bias is U(-1/sqrt(in), 1/sqrt(in)) as in PyTorch, and reaches both ends."""
+    # 2000 draws: each end within 1% of the bound fails to be hit with probability 0.995^2000 ~ 5e-5.
+    np.random.seed(0)
+    b = nn.Linear(16, 2000, dtype="float64").bias.numpy()
+    bound = 1 / np.sqrt(16)  # 0.25 (1 / in would be 0.0625)
+    assert np.abs(b).max() <= bound and b.max() > 0.99 * bound and b.min() < -0.99 * bound
+
+
 def test_linear_input_error():
     with pytest.raises(ValueError, match=r"Linear\(3, 2\) got input of shape \(4, 5\)"):
         nn.Linear(3, 2)(ndl.Tensor(np.ones((4, 5))))

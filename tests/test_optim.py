@@ -96,6 +96,61 @@ def test_adam_first_step_by_hand():
     np.testing.assert_allclose(got[0], [0.9, 1.1], rtol=1e-14)
 
 
+def run_needle_params(opt_cls, p0s, grad_lists, **kwargs):
+    """One optimizer over several float64 parameters; grad_lists[i][k] is parameter i's gradient
+    at step k (None: no gradient that step). Returns each parameter's final value."""
+    params = [nn.Parameter(p0, dtype="float64") for p0 in p0s]
+    opt = opt_cls(params, **kwargs)
+    for step_grads in zip(*grad_lists):
+        opt.reset_grad()
+        for p, g in zip(params, step_grads):
+            p.grad = None if g is None else ndl.Tensor(g, dtype="float64", requires_grad=False)
+        opt.step()
+    return [p.numpy() for p in params]
+
+
+def test_adam_two_parameters_constant_gradient_by_hand():
+    """Each parameter's bias correction counts its own steps, however many parameters share Adam."""
+    # With a constant g, m_t = (1 - b1^t) g and v_t = (1 - b2^t) g^2, so m_hat = g and v_hat = g^2:
+    # every step is lr * g / |g| = lr * sign(g) (eps = 0). Two steps of lr = 0.1 from 1:
+    # g = 2 -> 0.8, g = -0.5 -> 1.2. (A step counter shared by both gives 0.814 and 1.153.)
+    got = run_needle_params(optim.Adam, [np.array([1.0]), np.array([1.0])],
+                            [[np.array([2.0])] * 2, [np.array([-0.5])] * 2], lr=0.1, eps=0.0)
+    np.testing.assert_allclose(np.ravel(got), [0.8, 1.2], rtol=1e-12)
+
+
+def test_adam_keeps_state_per_parameter_and_counts_only_its_steps():
+    """Two parameters of different shapes, one without a gradient at some steps: each follows
+    the restated rule on its own gradients alone (PyTorch's per-parameter state)."""
+    a0, b0 = np.array([1.0, -2.0, 0.0]), np.array([[0.5, 3.0], [-1.0, 2.0]])
+    ga, gb = grad_sequence((3,), seed=2), grad_sequence((2, 2), seed=3)
+    gb = [None if k in (1, 2) else g for k, g in enumerate(gb)]  # b skips steps 2 and 3
+    config = dict(lr=0.1, beta1=0.8, beta2=0.95)
+    a, b = run_needle_params(optim.Adam, [a0, b0], [ga, gb], **config)
+    np.testing.assert_allclose(a, adam_reference(a0, ga, **config)[-1], rtol=1e-12)
+    np.testing.assert_allclose(b, adam_reference(b0, [g for g in gb if g is not None], **config)[-1], rtol=1e-12)
+
+
+def test_sgd_momentum_keeps_a_buffer_per_parameter():
+    """SGD with momentum over two parameters of different shapes: each has its own buffer."""
+    a0, b0 = np.array([1.0, -2.0, 0.0]), np.array([[0.5, 3.0], [-1.0, 2.0]])
+    ga, gb = grad_sequence((3,), seed=4), grad_sequence((2, 2), seed=5)
+    for config in (dict(lr=0.05, momentum=0.9, dampening=0.3), dict(lr=0.05, momentum=0.8, nesterov=True)):
+        a, b = run_needle_params(optim.SGD, [a0, b0], [ga, gb], **config)
+        np.testing.assert_allclose(a, sgd_reference(a0, ga, **config)[-1], rtol=1e-12)
+        np.testing.assert_allclose(b, sgd_reference(b0, gb, **config)[-1], rtol=1e-12)
+
+
+def test_sgd_momentum_two_parameters_by_hand():
+    """Momentum buffers of two parameters do not mix."""
+    # lr = 0.1, momentum 0.9, constant g: buf1 = g, buf2 = 1.9 g, so p2 = p0 - 0.1 * 2.9 g.
+    # a: p0 = 1, g = 1 -> 0.71; b: p0 = (0, 0), g = (2, -1) -> (-0.58, 0.29)
+    a, b = run_needle_params(optim.SGD, [np.array([1.0]), np.zeros(2)],
+                             [[np.array([1.0])] * 2, [np.array([2.0, -1.0])] * 2], lr=0.1, momentum=0.9)
+    np.testing.assert_allclose(a, [0.71], rtol=1e-14)
+    np.testing.assert_allclose(b, [-0.58, 0.29], rtol=1e-14)
+
+
 def _torch():
     return pytest.importorskip("torch", reason="optional oracle: pip install -e '.[torch]'")
 

@@ -82,6 +82,26 @@ def test_same_slot_used_twice_accumulates():
     np.testing.assert_array_equal(b.grad.numpy(), [0.0])
 
 
+def test_negative_index_gradient_lands_in_the_slot_it_reads_by_hand():
+    """t[-1] is t[1] of a pair, backward included: its adjoint goes to the last input."""
+    # L = sum(w * t[-1]) + sum(t[-2]) = sum(w * b) + sum(a): dL/db = w = (2, -3), dL/da = 1
+    a, b = ndl.Tensor([1.0, 2.0], dtype="float64"), ndl.Tensor([4.0, 5.0], dtype="float64")
+    t = ops.make_tuple(a, b)
+    w = ndl.Tensor([2.0, -3.0], dtype="float64", requires_grad=False)
+    ((t[-1] * w).sum() + t[-2].sum()).backward()
+    np.testing.assert_array_equal(b.grad.numpy(), [2.0, -3.0])
+    np.testing.assert_array_equal(a.grad.numpy(), [1.0, 1.0])
+
+
+def test_negative_index_gradcheck():
+    """Negative indices into a tuple op's outputs gradcheck like positive ones."""
+    def f(a):
+        t = ops.fused_add_scalars(a, 0.5, -3.0)
+        return t[-1] * t[-2]
+
+    gradcheck(f, rng.standard_normal((3, 2)))
+
+
 def test_fused_add_scalars_gradcheck():
     gradcheck(lambda a: ops.fused_add_scalars(a, 0.5, -3.0), rng.standard_normal((3, 2)))
 
