@@ -562,3 +562,15 @@ def test_tasks_sort_by_number_not_by_text():
     from autograder.export.report import task_key
 
     assert sorted(["1.10", "10.1", "1.9", "9.2", "1.2"], key=task_key) == ["1.2", "1.9", "1.10", "9.2", "10.1"]
+
+
+def test_a_notebook_is_not_submitted_only_when_every_test_says_so():
+    """One test "not submitted" among graded ones (a merged result) is not a missing notebook."""
+    from autograder.results import NOT_SUBMITTED, NotebookResult, TestResult
+
+    def t(reason):
+        return TestResult("test_x", "x", "1.1", 1.0, 0.0, "failed", "", reason)
+
+    assert NotebookResult("ann", "01_a", [t(NOT_SUBMITTED), t(NOT_SUBMITTED)]).not_submitted
+    assert not NotebookResult("ann", "01_a", [t(NOT_SUBMITTED), t("raised")]).not_submitted
+    assert not NotebookResult("ann", "01_a", []).not_submitted
