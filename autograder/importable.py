@@ -5,8 +5,8 @@ The grader's zygote imports ``COMMON_MODULES`` before it forks the workers: a wo
 as ``nobody`` may not read the interpreter's files (CI's Python lives in root's home), and
 Landlock lets any worker read only the library folders. So that a grade does not depend on who
 runs the grader, a worker then refuses every top-level module the zygote did not load, as root
-and as an ordinary user alike (``refuse_unloaded``); and the in-kernel route (the visible
-tests' ``check_task``, selfcheck) refuses, while a hidden test runs, what is not in
+and as an ordinary user alike (``refuse_unloaded``); and the in-kernel route (nbgrader's
+``check_task``, selfcheck) refuses, while a hidden test runs, what is not in
 ``KERNEL_IMPORTABLE`` (scipy, matplotlib, graphlib), so a student sees there what the grader
 will do. graphlib is in no worker (nor readable by one): Task 9.1 asks for the topological order
 itself.
@@ -31,7 +31,7 @@ COMMON_MODULES = (
     "encodings.idna", "encodings.punycode", "encodings.latin_1", "encodings.ascii", "encodings.utf_16", "encodings.utf_32",
 )
 
-# Not in any worker: Task 9.1 is the topological order itself.
+# Not in any worker, nor readable by one (sandbox/confine.py): Task 9.1 is the topological order itself.
 WITHHELD = frozenset({"graphlib"})
 # The kernel's rule: the standard library but WITHHELD, and the course's packages (the grader's
 # own modules are for the probes). Not the list above: numpy and the probes load standard modules

@@ -35,6 +35,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+from ..importable import WITHHELD
+
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
 _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
@@ -127,9 +129,9 @@ FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 READ = FS_READ_FILE | FS_READ_DIR
 WRITE = FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR | FS_MAKE_REG | FS_TRUNCATE
 # Never readable by a worker: the grader and needle (loaded before confinement), folders that hold
-# installed packages, and graphlib (Task 9.1 is the topological order itself).
+# installed packages, and the standard modules withheld from student code (importable.WITHHELD).
 NOT_READABLE = ("autograder", "needle", "needle_course", "__editable__", "_needle_course", "site-packages", "dist-packages",
-                "graphlib")
+                *sorted(WITHHELD))
 # The installed packages a worker may read, besides the standard library: numpy's own folder and
 # its wheel's shared libraries. Not scipy, scikit-learn or anything else installed beside them: a
 # library's softmax, logsumexp or topological sort is not the student's own (red team, round 4).
