@@ -574,3 +574,16 @@ def test_a_notebook_is_not_submitted_only_when_every_test_says_so():
     assert NotebookResult("ann", "01_a", [t(NOT_SUBMITTED), t(NOT_SUBMITTED)]).not_submitted
     assert not NotebookResult("ann", "01_a", [t(NOT_SUBMITTED), t("raised")]).not_submitted
     assert not NotebookResult("ann", "01_a", []).not_submitted
+
+
+def test_a_notebook_error_stands_for_its_tests_only_when_every_test_says_it():
+    """A notebook-wide error said by every test is said once; when some tests were graded, their
+    own messages still show (mutation audit: any() for all() survived)."""
+    from autograder.export.report import feedback_html
+
+    graded, _ = _results()
+    graded.error = "grading this notebook took too long and was stopped"
+    for t in graded.tests[1:]:
+        t.message = graded.error
+    page = feedback_html("ann", [graded], "lecture8")
+    assert "call reset_grad first" in page and page.count(graded.error) >= 1

@@ -328,3 +328,12 @@ def test_broadcast_to_is_a_read_only_view_and_handles_any_layout():
         np.testing.assert_array_equal(out, np.broadcast_to(x, shape))
     view = ops.broadcast_to(ndl.Tensor(np.ones((1, 3))), (4, 3)).numpy()
     assert not view.flags.writeable, "a broadcast result shares memory with its input: it must be read-only"
+
+
+def test_a_repeated_axis_is_refused_by_name():
+    """numpy refuses sum(axis=(0, 0)); needle does too, and says which axes (mutation audit)."""
+    x = ndl.Tensor(randn(2, 3))
+    with pytest.raises(ValueError, match=r"repeated axis in \(0, 0\)"):
+        ops.summation(x, (0, 0))
+    with pytest.raises(ValueError, match="repeated axis"):
+        ops.summation(x, (1, -1))  # -1 is axis 1 of a 2-d tensor
