@@ -237,8 +237,8 @@ def test_a_notebook_that_kills_every_worker_it_lands_on_is_failed_after_bounded_
     shutil.copy(klass / "submitted" / SLOW_STUDENT / ASSIGNMENT / f"{NB}.ipynb", folder)
     shutil.copy(klass / "submitted" / "solved" / ASSIGNMENT / "02_detach.ipynb", folder)
     out = tmp_path / "out"
-    with open(tmp_path / "grade.err", "w") as err:
-        proc = subprocess.Popen(_grade_command(folder, out, "--scheduler", cluster.address), stdout=subprocess.DEVNULL,
+    with open(tmp_path / "grade.err", "w") as err, open(tmp_path / "grade.out", "w") as said:
+        proc = subprocess.Popen(_grade_command(folder, out, "--scheduler", cluster.address), stdout=said,
                                 stderr=err, env=venv_env())
     kills, started = 0, time.monotonic()
     try:
@@ -258,7 +258,10 @@ def test_a_notebook_that_kills_every_worker_it_lands_on_is_failed_after_bounded_
             proc.kill()
         proc.wait()
     stderr = (tmp_path / "grade.err").read_text()
-    assert proc.returncode == 0, stderr[-3000:]
+    # exit 1 and NOT GRADED: its zeros are the grader's failure, not a grade (kept out of a gradebook)
+    assert proc.returncode == 1, stderr[-3000:]
+    assert f"NOT GRADED (an error of the grader's own" in (tmp_path / "grade.out").read_text() and f"poison/{NB}" in \
+        (tmp_path / "grade.out").read_text()
     assert kills == ALLOWED_FAILURES + 1
 
     rows = list(csv.DictReader(io.StringIO((out / "grades.csv").read_text())))
