@@ -44,8 +44,6 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
     return out
 
 
-
-
 @contextlib.contextmanager
 def grader_imports(namespace: dict | None = None):
     """Inside the block, importing a module the grader's worker could not import (scipy, ...)

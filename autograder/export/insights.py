@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..grade.submissions import printable
-from .report import CSV_HEADER, LATE_TEST, _cell, write_atomic
+from .report import CSV_HEADER, LATE_TEST, _cell, _uncell, write_atomic
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5
@@ -73,11 +73,6 @@ class Row:
 
 
 # --- reading ---------------------------------------------------------------------------------
-def _uncell(text: str) -> str:
-    """Undo report._cell's guard against spreadsheet formulas (a leading apostrophe)."""
-    return text[1:] if text[:1] == "'" and text[1:2] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def _number(text: str, where: str) -> float:
     try:
         return float(text)

@@ -79,6 +79,9 @@ def assignments_in(out: Path) -> list[str]:
     return sorted(names | ({""} if any(state.glob("*/*.json")) else set()))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell so begun as a formula
+
+
 ESCAPED_NAMES = "escaped_names.csv"  # report name,student folder: for the instructor and the LMS export
 
 
@@ -104,8 +107,9 @@ def record_escaped_names(out: Path, names: dict[str, str]) -> None:
 
 
 def _uncell(text: str) -> str:
-    """_cell's text as it was (the quote it puts before a formula's first character removed)."""
-    return text[1:] if text[:1] == "'" and text[1:2] in ("=", "+", "-", "@", "\t", "\r") else text
+    """_cell's text as it was (the quote it puts before a formula's first character removed):
+    for what reads the grader's CSV files back (insights, the exports)."""
+    return text[1:] if text[:1] == "'" and text[1:2] in FORMULA_STARTS else text
 
 
 def report_folder(out: Path, student: str, assignment: str) -> Path:
@@ -125,7 +129,7 @@ def taken(penalty: float) -> str:
 
 def _cell(text: str) -> str:
     """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return "'" + text if text[:1] in FORMULA_STARTS else text
 
 
 def task_key(task: str) -> tuple:

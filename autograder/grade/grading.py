@@ -16,7 +16,7 @@ from ..export import report
 from ..results import REVIEW, NotebookResult
 from . import batch
 from .deadline import Deadline, duration, submission_time
-from .submissions import Job, discover, printable
+from .submissions import Job, discover, note, printable
 
 
 @dataclass
@@ -90,7 +90,7 @@ def grade_jobs(assignment: Assignment, todo: list[Job], out: Path, *, jobs: int,
     out.mkdir(parents=True, exist_ok=True)
     escaped = {j.student: j.student_id for j in todo if j.student_id}
     for name, folder in sorted(escaped.items()):
-        print(f"note: student folder {printable(folder)!r} is not a plain folder name: reported as {name}", file=sys.stderr)
+        note(f"student folder {printable(folder)!r} is not a plain folder name: reported as {name}")
     if escaped:
         report.record_escaped_names(out, escaped)  # which folder each escaped name stands for
     bar = batch.Progress(len(todo)) if progress else None

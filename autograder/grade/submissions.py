@@ -87,7 +87,7 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
         if student is None:  # nothing of the class is skipped without a word
             for stray in sorted(set(submitted.iterdir()) - set(students)):
                 if not stray.name.startswith("."):
-                    _note(f"{printable(stray.name)!r} in {submitted} has no {assignment.name}/ folder: not graded "
+                    note(f"{printable(stray.name)!r} in {submitted} has no {assignment.name}/ folder: not graded "
                           f"(nbgrader's layout: submitted/<student>/{assignment.name}/<notebook>.ipynb)")
         if student is not None:
             students = [p for p in students if p.name == student]
@@ -110,14 +110,15 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
     return jobs
 
 
-def _note(text: str) -> None:
+def note(text: str) -> None:
+    """A note for the instructor on the terminal (stderr), about what will or will not be graded."""
     print(f"note: {text}", file=sys.stderr)
 
 
 def _folder_jobs(folder: Path, student_id: str, known: list[str], all_notebooks: bool) -> list[Job]:
     present = {p.stem: p for p in folder.glob("*.ipynb")}
     for stem in sorted(set(present) - set(known)):  # "01_graph_accumulation (1)": nbgrader's names only
-        _note(f"{printable(f'{student_id}/{present[stem].name}', 120)!r} is not a notebook of this assignment: not graded "
+        note(f"{printable(f'{student_id}/{present[stem].name}', 120)!r} is not a notebook of this assignment: not graded "
               f"(expected names like {known[0]}.ipynb)")
     names = known if all_notebooks else [n for n in known if n in present]
     return [_job(student_id, n, present.get(n)) for n in names]
