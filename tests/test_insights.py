@@ -12,6 +12,7 @@ import pytest
 
 from autograder.cli import main as cli
 from autograder.export import insights as ins
+from autograder.grade.submissions import is_reserved
 from autograder.export import report
 from autograder.results import NotebookResult, TestResult
 
@@ -180,6 +181,8 @@ def test_cli_writes_the_page_and_the_csv(grades: Path, tmp_path: Path, capsys) -
     assert (hint["count"], hint["total"], hint["rate"], hint["test"]) == ("6", "10", "0.600", "test_b")
     assert {(r["student"], r["text"]) for r in rows if r["kind"] == "marked"} == {("s02", "late"), ("s03", "review")}
     assert "1. 1 submission(s) of 1 student(s) need reading" in capsys.readouterr().out
+    # a student folder of either name would collide with it in a shared --out: escaped
+    assert all(is_reserved(p.name) for p in out.iterdir())
 
 
 def test_csv_cells_cannot_become_formulas(tmp_path: Path) -> None:

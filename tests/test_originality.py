@@ -20,6 +20,7 @@ import needle.autograd  # noqa: E402
 import needle.optim  # noqa: E402
 from autograder.export import originality  # noqa: E402
 from autograder.export.originality_report import originality_html  # noqa: E402
+from autograder.grade.submissions import is_reserved  # noqa: E402
 from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
@@ -211,6 +212,8 @@ def test_main_writes_both_reports_and_says_what_it_flagged(course_root, tmp_path
     pairs = list(csv.DictReader((tmp_path / "out" / "originality_pairs.csv").open()))
     assert list(pairs[0]) == originality.PAIRS_CSV_HEADER
     assert (pairs[0]["student"], pairs[0]["other"], pairs[0]["tasks_flagged"], pairs[0]["tasks"]) == ("shared_copy", "shared_original", "2", "1.2 5.1")
+    # a student folder of any of these names would collide with it in a shared --out: escaped
+    assert all(is_reserved(p.name) for p in (tmp_path / "out").iterdir())
 
 
 def test_unreadable_and_oversized_submissions_are_named_not_fatal(tmp_path, monkeypatch):

@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.grade.submissions import is_reserved
 from autograder.sandbox.confine import X86_64, landlock_abi
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, remove_at_end, venv_env
@@ -80,6 +81,19 @@ def _opened():
     tries.append(lambda: _syscall(66, _syscall(64, 0, 1, 0o1600), 0, 0))       # semget, then IPC_RMID
     tries.append(lambda: _syscall(71, _syscall(68, 0, 0o1600), 0, None))        # msgget, then IPC_RMID
     tries.append(lambda: _syscall(240, b"/needle-threat", 0o100 | 0o2, 0o600, None))  # mq_open(O_CREAT | O_RDWR)
+    # state every worker shares, a channel between two running at once (red team, round 5: locks on
+    # /dev/null carried needle's code from 08's worker into 09's): locks, watches, free memory and space
+    _null = os.open("/dev/null", os.O_RDONLY)
+    _fcntl = __import__("fcntl")
+    _lock = __import__("struct").pack("hhqqi4x", _fcntl.F_RDLCK, 0, 0x5EED, 1, 0)
+    tries.append(lambda: _fcntl.flock(_null, _fcntl.LOCK_SH | _fcntl.LOCK_NB))
+    tries.append(lambda: _fcntl.fcntl(_null, _fcntl.F_SETLK, _lock))
+    tries.append(lambda: _fcntl.fcntl(_null, _fcntl.F_GETLK, _lock))
+    tries.append(lambda: _fcntl.fcntl(_null, 37, _lock))                       # F_OFD_SETLK
+    tries.append(lambda: _syscall(294, 0))                                      # inotify_init1
+    tries.append(lambda: _syscall(99, ctypes.create_string_buffer(256)))        # sysinfo: the host's free memory
+    tries.append(lambda: os.statvfs("."))                                       # statfs: the disk's free space
+    tries.append(lambda: _syscall(0x40000000 | 73, _null, 1 | 4))               # flock, as an x32 call
     tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
     tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
     tries.append(lambda: os.fork())
@@ -710,7 +724,10 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
     "float32_zero": {NB6: {"task6_3_split": "{split_float32_zero}"}},
 }
-NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv"}
+# the grader's own report names, in any case (red team, round 5: a folder named escaped_names.csv,
+# not then reserved, stopped the reports of every student after it)
+NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv",
+         "collides_map": "escaped_names.csv", "collides_later": "Insights.HTML"}
 
 
 def _sessions_of_nobody(folder: Path | None = None) -> set:
@@ -1087,6 +1104,7 @@ def test_student_folder_names_cannot_inject_or_collide(batch):
     table = rows(batch)
     assert all(not r["student"].startswith(("=", "+", "-", "@")) for r in table)
     assert (batch["out"] / "grades.csv").is_file()
+    assert all(p.is_dir() or is_reserved(p.name) for p in batch["out"].iterdir())  # the grader's files: reserved
     escaped = {r["student"] for r in table if r["student"].startswith("escaped-")}
     assert len(escaped) == len(NAMES)
     for name in escaped:
@@ -1103,5 +1121,6 @@ def test_student_folder_names_cannot_inject_or_collide(batch):
                            "--out", str(moodle)], capture_output=True, text=True, env=venv_env())
     assert proc.returncode == 0, proc.stderr
     usernames = {r[0] for r in csv.reader(io.StringIO(moodle.read_text(encoding="utf-8")))}
-    assert {NAMES["escape"], NAMES["collides"], "'" + NAMES["formula"]} <= usernames
+    assert {NAMES["escape"], NAMES["collides"], NAMES["collides_map"], NAMES["collides_later"],
+            "'" + NAMES["formula"]} <= usernames
     assert not any(u.startswith("escaped-") for u in usernames)

@@ -24,7 +24,13 @@ from pathlib import Path
 from ..course import Assignment, Course
 
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$")
-RESERVED = {"grades.csv", "originality.html", "originality.csv"}  # files the grader writes beside the student folders
+# Files the grader and its reports write beside the student folders (``grade --out``, and the
+# originality and insights reports when given the same folder). A student folder so named would
+# collide with one of them (red team, round 5: a folder named escaped_names.csv stopped every
+# report after it), so it is reported under an escaped name, as is any name ending like a report.
+RESERVED = {"grades.csv", "escaped_names.csv", "originality.html", "originality.csv", "originality_pairs.csv",
+            "insights.html", "insights.csv"}
+REPORT_SUFFIXES = (".csv", ".html", ".json")
 
 
 class UsageProblem(Exception):
@@ -46,9 +52,14 @@ class Job:
 
 def report_name(student_id: str) -> str:
     """``student_id`` itself when it is a plain folder name, else a stable escaped name."""
-    if PLAIN_NAME.match(student_id) and student_id.lower() not in RESERVED and not student_id.startswith("escaped-"):
+    if PLAIN_NAME.match(student_id) and not is_reserved(student_id) and not student_id.startswith("escaped-"):
         return student_id
     return "escaped-" + hashlib.sha256(student_id.encode("utf-8", "surrogateescape")).hexdigest()[:12]
+
+
+def is_reserved(name: str) -> bool:
+    """Whether a folder of this name beside the reports could collide with one (any case)."""
+    return name.lower() in RESERVED or name.lower().endswith(REPORT_SUFFIXES)
 
 
 def printable(text: str, limit: int = 64) -> str:

@@ -21,7 +21,9 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
 * seccomp (x86_64): no new processes and no threads (every ``clone``), no exec, no sockets, no
   ptrace, no signals to other processes, no signal handlers, no ``prctl``, no raising of limits,
   no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
-  priority (a worker could otherwise pin or starve the grader and its neighbours).
+  priority (a worker could otherwise pin or starve the grader and its neighbours), nothing every
+  worker shares (System V IPC, message queues, file locks, file watches, free memory and space:
+  each a channel between two workers running at once), no x32 system calls.
 """
 from __future__ import annotations
 
@@ -66,7 +68,16 @@ SYS = dict(
     shmget=29, shmat=30, shmctl=31, shmdt=67, semget=64, semop=65, semctl=66, semtimedop=220,
     msgget=68, msgsnd=69, msgrcv=70, msgctl=71, mq_open=240, mq_unlink=241, mq_timedsend=242,
     mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
+    fcntl=72, flock=73, inotify_init=253, inotify_add_watch=254, inotify_init1=294, fanotify_init=300,
+    fanotify_mark=301, sysinfo=99, statfs=137, fstatfs=138, ustat=136,
 )
+# fcntl's commands that touch state other processes see: record locks (POSIX and open file
+# description ones), leases and directory notifications. The rest (F_GETFL, F_SETFD, ...) are the
+# process's own and stay allowed.
+F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 5, 6, 7, 36, 37, 38
+F_SETLEASE, F_GETLEASE, F_NOTIFY = 1024, 1025, 1026
+SHARED_FCNTL = (F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY)
+X32_SYSCALL_BIT = 0x40000000
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
 
@@ -282,7 +293,7 @@ def apply_landlock(scratch: Path) -> dict:
 
 
 # --- seccomp ---------------------------------------------------------------------------------
-_LD_W_ABS, _JEQ, _RET = 0x20, 0x15, 0x06
+_LD_W_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
 _EPERM, _ENOSYS = 0x00050000 | 1, 0x00050000 | 38
 _ARCH_X86_64 = 0xC000003E
@@ -300,6 +311,13 @@ DENIED = (
     "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop",
     "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
     "mq_notify", "mq_getsetattr",
+    # State that every worker reads or sets, each a channel between two workers running at once (red
+    # team, round 5: locks on one byte each of /dev/null carried needle's code, marshalled, from
+    # notebook 08's worker into 09's, from which it had been removed): file locks (flock; fcntl's,
+    # refused below), watches on files another worker opens (inotify, fanotify), and the host's free
+    # memory and the file systems' free space, which another worker's allocations and files change.
+    "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
+    "sysinfo", "statfs", "fstatfs", "ustat",
 )
 
 
@@ -309,11 +327,19 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 
 def seccomp_program(pid: int) -> bytes:
     p = [_insn(_LD_W_ABS, 4), _insn(_JEQ, _ARCH_X86_64, 1, 0), _insn(_RET, _KILL), _insn(_LD_W_ABS, 0)]
+    # x32 system calls carry the x86_64 architecture and their number plus X32_SYSCALL_BIT: on a
+    # kernel built with x32, each refused call below would pass under that other number
+    p += [_insn(_JGE, X32_SYSCALL_BIT, 0, 1), _insn(_RET, _EPERM)]
     for name in DENIED:
         p += [_insn(_JEQ, SYS[name], 0, 1), _insn(_RET, _EPERM)]
     p += [_insn(_JEQ, SYS["clone3"], 0, 1), _insn(_RET, _ENOSYS)]  # glibc then tries clone: refused
     # kill(pid, sig): only this process (or its own group, pid 0)
     p += [_insn(_JEQ, SYS["kill"], 0, 5), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 2, 0), _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)]
+    # fcntl(fd, cmd, ...): not the commands in SHARED_FCNTL (cmd is an int: the low half of the argument)
+    n = len(SHARED_FCNTL)
+    p += [_insn(_JEQ, SYS["fcntl"], 0, n + 3), _insn(_LD_W_ABS, 24)]
+    p += [_insn(_JEQ, cmd, n - i, 0) for i, cmd in enumerate(SHARED_FCNTL)]
+    p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     # tgkill(tgid, tid, sig): only this process
     p += [_insn(_JEQ, SYS["tgkill"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     p += [_insn(_RET, _ALLOW)]
