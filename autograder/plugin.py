@@ -11,6 +11,8 @@ and a task whose code is found using it scores 0 in every one of its tests, with
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from .results import TestResult
@@ -36,6 +38,10 @@ class GradingPlugin:
         self.results: list[TestResult] = []
         self.collected: list[tuple[str, str, str, float]] = []  # (test, name, task, points)
         self.collection_errors: list[str] = []
+        self.ungraded: list[str] = []  # tests without @graded: the suite is not used
+        # test -> the exception a test's own code raised (not an assert, not the student's code): for
+        # the instructor (selfcheck), never in a report, where it reads "could not check your result"
+        self.suite_errors: dict[str, str] = {}
         self.delegated: dict[str, str] = {}  # task -> the message every test of it gets
         self._budget = Budget(timeout)
         self._task = ""
@@ -50,8 +56,9 @@ class GradingPlugin:
         kept = []
         for item in items:
             task, points = item.get_closest_marker("task"), item.get_closest_marker("points")
-            if task is None or points is None:
-                raise pytest.UsageError(f"{item.nodeid}: every hidden test needs @graded(task, points)")
+            if task is None or points is None:  # raised here, it would end pytest's run with no result (0/0)
+                self.ungraded.append(item.name)
+                continue
             if self.tasks is None or task.args[0] in self.tasks:
                 kept.append(item)
                 self.collected.append((item.name, _display_name(item), task.args[0], float(points.args[0])))
@@ -119,6 +126,9 @@ class GradingPlugin:
                 used = exc.needle_name if exc.needle_name in names else "needle's own implementation"
                 self.delegated.setdefault(self._task, f"Task {self._task} must be your own {label or 'work'}: it uses {used}")
             report.student_message = _student_message(call.excinfo) if report.failed else ""
+            if report.failed and not isinstance(exc, (StudentCodeError, AssertionError)) and exc is not None:
+                entry = call.excinfo.traceback[-1]  # where the suite's (or a probe's) own code raised
+                self.suite_errors[item.name] = f"{type(exc).__name__}: {str(exc)[:200]} ({Path(str(entry.path)).name}:{entry.lineno + 1})"
             report.reason = getattr(exc, "reason", "") if report.failed and isinstance(exc, StudentCodeError) else ""
 
     def pytest_sessionfinish(self, session):

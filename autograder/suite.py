@@ -19,6 +19,7 @@ process; in a notebook (the nbgrader route) both run in the student's kernel.
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -52,8 +53,16 @@ def load_probes(suite_file: str):
     return module
 
 
+TASK_ID = re.compile(r"[0-9]+\.[0-9]+")
+
+
 def graded(task: str, points: float):
     """Mark a test as part of task ``task`` ("N.M") worth ``points``."""
+    if not isinstance(task, str) or not TASK_ID.fullmatch(task):
+        raise ValueError(f"@graded({task!r}, ...): the task must be a string \"N.M\" like \"3.4\", as in the notebook's "
+                         "Task N.M and its grade cell taskN_M_tests")
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or not points > 0:
+        raise ValueError(f"@graded({task!r}, points={points!r}): points must be a positive number")
 
     def mark(fn):
         fn = pytest.mark.task(task)(fn)

@@ -19,7 +19,8 @@ from .plugin import GradingPlugin
 
 
 class SuiteBroken(RuntimeError):
-    """A hidden suite failed to import or holds no test: the instructor's problem, never a 0/0."""
+    """A hidden suite failed to import, holds no test or a test without @graded: the instructor's
+    problem, never a 0/0."""
 
 
 def _keep_hypothesis_out_of_the_notebook_folder() -> None:
@@ -62,21 +63,36 @@ def _forget_other_suite_of_that_name(suite: Path) -> None:
 def run_suite(suite: Path, plugin: GradingPlugin) -> None:
     """Run a suite file with ``plugin`` (which provides ``observe`` and collects results)."""
     _keep_hypothesis_out_of_the_notebook_folder()
-    _pytest(suite, plugin)
+    _exists(suite)
+    code = _pytest(suite, plugin)
     _check(suite, plugin)
+    if code in (pytest.ExitCode.INTERNAL_ERROR, pytest.ExitCode.USAGE_ERROR):  # no result of it can be trusted
+        raise SuiteBroken(f"pytest stopped on the hidden suite {suite} ({code.name.lower().replace('_', ' ')})")
 
 
 @functools.lru_cache(maxsize=None)
 def collect_tests(suite: Path) -> list[tuple[str, str, str, float]]:
     """(test, name, task, points) of every test in a suite, without running any."""
+    _exists(suite)
     plugin = GradingPlugin(observer=None)
     _pytest(suite, plugin, "--collect-only")
     _check(suite, plugin)
     return plugin.collected
 
 
+def _exists(suite: Path) -> None:
+    """A suite named otherwise than test_<notebook>.py beside the others is not found: say where it was expected."""
+    suite = Path(suite)
+    if not suite.is_file():
+        others = sorted(p.name for p in suite.parent.glob("*.py")) if suite.parent.is_dir() else []
+        raise SuiteBroken(f"no hidden suite {suite}: a notebook NAME.ipynb is graded by test_NAME.py in {suite.parent}"
+                          + (f" (there: {', '.join(others)})" if others else " (the folder has no .py file)"))
+
+
 def _check(suite: Path, plugin: GradingPlugin) -> None:
     if plugin.collection_errors:
         raise SuiteBroken(f"the hidden suite {suite} failed to import ({', '.join(plugin.collection_errors)})")
+    if plugin.ungraded:
+        raise SuiteBroken(f"the hidden suite {suite} has tests without @graded(task, points): {', '.join(plugin.ungraded)}")
     if not plugin.collected:
         raise SuiteBroken(f"the hidden suite {suite} has no @graded tests")

@@ -66,12 +66,14 @@ def test_task_markers_and_points_match_the_suite(assignment, name):
         if cell.cell_type == "markdown":
             continue  # written answers (see test_predict_then_see) are not tasks
         if meta.get("solution"):
-            assert task and f"Task {task}" in cell.source, f"{meta['grade_id']}: the stub's docstring must carry 'Task {task}'"
+            assert task, f"solution cell {meta['grade_id']!r} must be named task<N>_<M>_<what>"
+            assert f"Task {task}" in cell.source, f"{meta['grade_id']}: the stub's docstring must carry 'Task {task}'"
         if meta.get("grade"):
             assert task, f"test cell {meta.get('grade_id')} must be named task<N>_<M>_tests"
             assert cell.source.lstrip().startswith(f"# Task {task}"), f"{meta['grade_id']} must start with '# Task {task}'"
             assert meta.get("locked") is True
-            assert f'check_task("{task}", globals())' in cell.source
+            assert f'check_task("{task}", globals())' in cell.source, (
+                f"{meta['grade_id']}: its hidden block must run check_task(\"{task}\", globals()), its own task's tests")
             tested[task] = meta["points"]
     assert tested == suite_points, "each test cell's points must equal the sum of its task's hidden test points"
     headings = "\n".join(c.source for c in cells if c.cell_type == "markdown")

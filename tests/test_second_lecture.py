@@ -1,7 +1,7 @@
 """A second lecture is a folder: copied next to lecture8 in a course, it is released, checked,
 graded and packed for Gradescope by the existing tools, with no edit to any existing file.
 
-The lecture (two small notebooks, their suites, probes and one mistake fixture) is kept in
+The lecture (two small notebooks, their suites, probes and a mistake fixture each) is kept in
 tests/fixtures/lecture9/.
 """
 import hashlib
@@ -62,7 +62,8 @@ def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
     assert released == ["01_square.ipynb", "02_cube.ipynb"]
     # selfcheck: solutions pass, stubs fail, the fixture loses its tests with its hint
     out = run("-m", "autograder", "selfcheck", "lecture9", cwd=course)
-    assert "ok   mistake square_doubles.py" in out and "FAIL" not in out
+    assert "ok   mistake square_doubles.py" in out and "ok   mistake cube_squares.py" in out and "FAIL" not in out
+    assert "ok   02_cube: every test is one a mistake fixture must fail" in out
     # grading a student's folder: solved 01, stub 02
     student = tmp_path / "sam" / "lecture9"
     student.mkdir(parents=True)

@@ -15,10 +15,15 @@ ACCEPTED = [(a, n, k, c) for a, n in NOTEBOOKS for k, c in selfcheck.accepted(a,
 
 @pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
 def test_solutions_pass_every_hidden_test(assignment, name):
-    results = selfcheck.check_solutions(assignment, name)
-    assert results, f"{name}: the suite has no tests"
-    failed = [f"{r.test}: {r.message}" for r in results if r.status != "passed"]
+    failed = selfcheck.check_solutions(assignment, name)
     assert not failed, f"{name}: the solutions fail hidden tests: {failed}"
+    assert not selfcheck.check_cells(assignment, name)
+
+
+@pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
+def test_every_hidden_test_is_one_a_mistake_must_fail(assignment, name):
+    """A test that cannot fail is a defect, and a stub cannot show it (it raises first)."""
+    assert not selfcheck.never_failing(assignment, name)
 
 
 @pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))

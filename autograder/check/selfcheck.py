@@ -41,7 +41,7 @@ from ..course import Assignment, task_of
 from ..plugin import GradingPlugin
 from ..results import TestResult
 from ..sandbox import protocol
-from ..suiterun import collect_tests, run_suite
+from ..suiterun import SuiteBroken, collect_tests, run_suite
 from .inkernel import LocalObserver
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -106,17 +106,67 @@ def check_points(assignment: Assignment, notebook: str) -> list[str]:
 
 
 def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None = None, timeout: float = 120.0,
-        seed: int = 0) -> list[TestResult]:
+        seed: int = 0, suite_errors: dict | None = None) -> list[TestResult]:
+    """The suite's results on ``ns``; ``suite_errors`` gets {test: the exception the test's own code raised}."""
     plugin = GradingPlugin(LocalObserver(ns), tasks=tasks, timeout=timeout, seed=seed)
     run_suite(assignment.suite(notebook), plugin)
+    if suite_errors is not None:
+        suite_errors.update(plugin.suite_errors)
     return plugin.results
 
 
-def check_solutions(assignment: Assignment, notebook: str) -> list[TestResult]:
-    """Results of the suite on the instructor's own solutions (all should pass), with the hidden
-    inputs of three different submissions."""
+def check_solutions(assignment: Assignment, notebook: str) -> list[str]:
+    """What fails when the suite runs on the instructor's own solutions, with the hidden inputs of
+    three different submissions (nothing should): each test's message, and the exception when the
+    test's own code raised (an import the suite lacks), which a student reads only as "could not check"."""
     ns = namespace_of(grading_cells(assignment, notebook))
-    return [r for seed in SOLUTION_SEEDS for r in run(assignment, notebook, ns, seed=seed)]
+    problems = []
+    for seed in SOLUTION_SEEDS:
+        errors: dict = {}
+        for r in run(assignment, notebook, ns, seed=seed, suite_errors=errors):
+            if r.status != "passed" and f"{r.test} " not in " ".join(problems):  # each test once, not per seed
+                problems.append(f"{r.test} failed: {r.message}" + (f" [the test raised {errors[r.test]}]" if r.test in errors else ""))
+    return problems
+
+
+def check_cells(assignment: Assignment, notebook: str) -> list[str]:
+    """Solution cells the tools would mishandle: a code cell whose grade_id names no task (its stub,
+    tests and points are never matched to it), and code after ``### END SOLUTION`` that follows the
+    stub's ``raise NotImplementedError()`` in the same block (released to students, yet never run)."""
+    problems = []
+    for cell in grading_cells(assignment, notebook):
+        if not cell.solution:
+            continue
+        if task_of(cell.grade_id) is None:
+            problems.append(f"solution cell {cell.grade_id!r}: a code cell's grade_id must be taskN_M_<name> "
+                            "(e.g. task3_4_softplus), or its task's stub, tests and points are not matched to it")
+            continue
+        line = _code_after_stub(stub(cell.source))
+        if line:
+            problems.append(f"solution cell {cell.grade_id}: line {line} of the released stub comes after "
+                            "### END SOLUTION and its raise NotImplementedError(): students receive it (a solution "
+                            "line?) and it never runs; move it inside the solution block")
+    return problems
+
+
+def _code_after_stub(source: str) -> int:
+    """The line of the first statement after a stub's ``raise NotImplementedError()`` in the same
+    block, else 0."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return 0  # the notebook tests report it
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            for first, after in zip(body, body[1:]):
+                if isinstance(first, ast.Raise) and "NotImplementedError" in ast.unparse(first):
+                    return after.lineno
+    return 0
 
 
 def check_stubs(assignment: Assignment, notebook: str) -> dict[str, list[TestResult]]:
@@ -308,35 +358,21 @@ def main(assignment: Assignment, only: str | None = None) -> int:
         print(f"selfcheck: no notebook {only!r} in {assignment.name}; expected one of {assignment.notebooks()}")
         return 2
     problems = 0
+    checked = []
     for name in assignment.notebooks():
         if only and name != only:
             continue
-        points = check_points(assignment, name)
-        for problem in points:
-            problems += 1
-            print(f"FAIL {name} points: {problem}")
-        if not points:
-            print(f"ok   {name}: the suite's points per task are the grade cells' points")
-        for r in check_solutions(assignment, name):
-            if r.status != "passed":
-                problems += 1
-                print(f"FAIL {name} solution: {r.test} failed: {r.message}")
-        for task, results in check_stubs(assignment, name).items():
-            if not results:
-                problems += 1
-                print(f"FAIL {name} task {task}: no tests")
-            for r in results:
-                if r.status == "passed":
-                    problems += 1
-                    print(f"FAIL {name} task {task} stub passes {r.test}")
-        print(f"ok   {name}: solutions pass, stubs fail")
-        for key, cells in accepted(assignment, name).items():
-            problem = check_accepted(assignment, name, cells)
-            problems += bool(problem)
-            print(f"FAIL {name} accepted answer {key}: {problem}" if problem else f"ok   {name} accepted answer {key}: full marks")
+        try:
+            found = check_notebook(assignment, name)
+        except SuiteBroken as exc:  # nothing else of this notebook can be checked
+            found = 1
+            print(f"FAIL {name} suite: {exc}")
+        else:
+            checked.append(name)
+        problems += found
     for path in assignment.mistakes():
-        if only and load_mistake(path)["NOTEBOOK"] != only:
-            continue  # filtered before running
+        if load_mistake(path)["NOTEBOOK"] not in checked:
+            continue  # another notebook's (filtered before running), or one whose suite is broken
         spec, results = check_mistake(assignment, path)
         failed = {r.test for r in results if r.status != "passed"}
         expected = must_fail(spec, results)
@@ -354,4 +390,59 @@ def main(assignment: Assignment, only: str | None = None) -> int:
             print(f"FAIL mistake {path.name}: still passes {missing}, unknown tests {unknown} {wrong_hints} {visible}")
         else:
             print(f"ok   mistake {path.name}: loses {sorted(failed)}")
+    for name in checked:
+        never = never_failing(assignment, name)
+        if never:
+            problems += 1
+            print(f"FAIL {name}: no mistake fixture names {never} in MUST_FAIL: a test that cannot fail? Add a fixture "
+                  f"({assignment.mistakes_dir.name}/*.py) with a wrong answer it must catch")
+        else:
+            print(f"ok   {name}: every test is one a mistake fixture must fail")
     return 1 if problems else 0
+
+
+def never_failing(assignment: Assignment, notebook: str) -> list[str]:
+    """The tests of a notebook's suite that no mistake fixture must fail. A stub raises before any
+    assert runs, so only a wrong answer (a fixture, whose MUST_FAIL tests are checked to fail)
+    shows that a test can fail at all."""
+    named: set[str] = set()
+    for path in assignment.mistakes():
+        spec = load_mistake(path)
+        if spec["NOTEBOOK"] == notebook:
+            named |= set(spec["MUST_FAIL"])
+    return [test for test, _, task, _ in collect_tests(assignment.suite(notebook))
+            if test not in named and f"task:{task}" not in named]
+
+
+def check_notebook(assignment: Assignment, name: str) -> int:
+    """Check one notebook's cells, points, solutions, stubs and accepted answers; print each
+    outcome and return the number of problems."""
+    problems = 0
+    for problem in check_cells(assignment, name):
+        problems += 1
+        print(f"FAIL {name} cells: {problem}")
+    points = check_points(assignment, name)
+    for problem in points:
+        problems += 1
+        print(f"FAIL {name} points: {problem}")
+    if not points:
+        print(f"ok   {name}: the suite's points per task are the grade cells' points")
+    before = problems
+    for problem in check_solutions(assignment, name):
+        problems += 1
+        print(f"FAIL {name} solution: {problem}")
+    for task, results in check_stubs(assignment, name).items():
+        if not results:
+            problems += 1
+            print(f"FAIL {name} task {task}: no tests")
+        for r in results:
+            if r.status == "passed":
+                problems += 1
+                print(f"FAIL {name} task {task} stub passes {r.test}")
+    if problems == before:
+        print(f"ok   {name}: solutions pass, stubs fail")
+    for key, cells in accepted(assignment, name).items():
+        problem = check_accepted(assignment, name, cells)
+        problems += bool(problem)
+        print(f"FAIL {name} accepted answer {key}: {problem}" if problem else f"ok   {name} accepted answer {key}: full marks")
+    return problems
