@@ -104,7 +104,8 @@ def main():
         contenders[f"needle {sha}"] = needle_step_fn(X, y, old)[0]
     medians = interleaved_medians(contenders, args.repeats, args.inner)
     report(f"MLP {D_IN}-{HIDDEN}-{D_OUT}, batch {BATCH}, SoftmaxLoss + SGD (median of {args.repeats})", medians, "numpy by hand")
-    print(f"needle / numpy by hand: {medians['needle'] / medians['numpy by hand']:.2f}x  (target <= 1.10x)")
+    # three decimals: the goal's edge is where this ratio sits, and 1.10x hides which side of it
+    print(f"needle / numpy by hand: {medians['needle'] / medians['numpy by hand']:.3f}x  (target <= 1.10x)")
     if torch is None:
         print("pytorch: not installed (pip install -e '.[torch]' to compare)")
     else:
