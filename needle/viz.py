@@ -2,9 +2,11 @@
 
 ``draw_graph(t)`` draws every distinct Value reachable from ``t`` through ``inputs`` once (by
 identity), as a box that shows its op (or "leaf", "constant", "Parameter"), its shape, its
-value (the numbers when there are at most four, else their mean) and, once ``backward`` has
-set it, its gradient. An arrow runs from each input to each op that uses it. Boxes stand in
-columns by depth: a leaf at depth 0, any other node at 1 + the largest depth of its inputs.
+value (the numbers when there are at most four, else their mean, with up to 5 significant
+digits) and, once ``backward`` has set it, its gradient. An arrow runs from each input to each
+op that uses it. Boxes stand in columns by depth, left to right: a leaf at depth 0, any other
+node at 1 + the largest depth of its inputs. A graph too deep for a readable figure that wide
+(MAX_WIDTH_PX) is drawn in rows by depth, top to bottom.
 
 Long chains (the graph that a naive ``w = w + (-lr) * grad`` loop grows) are drawn as their
 first and last nodes around one "… k more …" box, so a 10,000-step loop draws as ten boxes.
@@ -45,7 +47,8 @@ if TYPE_CHECKING:
 STYLES = {
     "leaf": ("leaf (requires grad)", "#cfe2ff", "solid"),
     "Parameter": ("Parameter", "#c8eac4", "solid"),
-    "constant": ("constant (no grad)", "#e4e4e4", "solid"),
+    # "requires no grad", not "has no grad": a hand-written backward may store one on it anyway
+    "constant": ("constant (requires no grad)", "#e4e4e4", "solid"),
     "op": ("op result", "#fff0c2", "solid"),
     "collapsed": ("collapsed chain", "white", "dashed"),
 }
@@ -56,10 +59,18 @@ MARKS = {
     "first wrong": ("first wrong (see its numbers)", "#c62828", 3.2, "✗ "),
 }
 SMALL = 4  # arrays with at most this many elements are printed in full
-MAX_CHARS = 36  # longer lines are cut, so every box has the same width
-# Box size as a fraction of the column and row pitch; the rest is room for arrows.
+DIGITS = (5, 4, 3)  # significant digits of printed numbers: the most whose line fits MAX_CHARS
+MAX_CHARS = 36  # longer lines are cut
+# Jupyter shows an output at most about this wide (pixels at the figure's dpi) and shrinks a wider
+# one, its text with it: past this width, "auto" draws depth downwards when that is narrower.
+MAX_WIDTH_PX = 1000
+# Drawn rightwards, each box is as large as the largest: this fraction of the column and row
+# pitch; the rest is room for arrows.
 BOX_W, BOX_H = 0.8, 0.8
+# Drawn downwards, each box is as wide as its own text; room between boxes in a row and between rows.
+GAP_ACROSS_IN, GAP_DOWN_IN = 0.3, 0.45
 FONT_PT = 8.0
+MIN_FONT_PT = 7.0  # a new figure wider than MAX_WIDTH_PX shrinks, its text down to this size
 CHAR_EM, LINE_EM = 0.64, 1.25  # DejaVu Sans digit width and line height, in font sizes
 PAD_IN = 0.12  # blank margin inside a box, in inches
 
@@ -84,9 +95,27 @@ class _Box:
     kind: str
     column: tuple[int, int]  # (first depth, last depth): equal except for a collapsed chain
     inputs: list[tuple["_Box", int]] = field(default_factory=list)  # (source, times used)
-    x: int = 0  # column rank
-    y: float = 0.0
+    x: int = 0  # column rank: the position along the flow, in steps of one depth
+    y: float = 0.0  # the position across the flow
     mark: str | None = None  # a key of MARKS
+    slot: float = 1.0  # room across the flow, the gap to its neighbours included (the widest: 1)
+    extent: float = BOX_H  # the box's own size across the flow
+
+
+@dataclass(frozen=True)
+class _Flow:
+    """Which way depth runs, the size of the layout's units in inches (``depth_in`` from one
+    depth to the next; ``across_in`` across the flow, the slot of the widest box) and ``box``,
+    each box's size along the flow in depth units."""
+
+    down: bool
+    depth_in: float
+    across_in: float
+    box: float
+
+    def xy(self, depth: float, across: float) -> tuple[float, float]:
+        """Data coordinates of a layout point; drawn downwards, the top of a column is leftmost."""
+        return (-across, -depth) if self.down else (depth, across)
 
 
 def draw_graph(
@@ -98,9 +127,11 @@ def draw_graph(
     collapse_longer_than: int | None = 6,
     max_nodes: int = 300,
     marks: dict | None = None,
+    direction: str = "auto",
 ) -> GraphDrawing:
     """Draw the graph behind ``roots`` (a Tensor, a TensorTuple, or a list of them) on ``ax``
-    (a new figure sized to fit when None; on a given axes the font shrinks to fit the boxes)
+    (a new figure sized to fit when None, with text at FONT_PT, shrunk towards MIN_FONT_PT if
+    still wider than MAX_WIDTH_PX pixels; on a given axes the font shrinks to fit the boxes)
     and return what was drawn, a ``GraphDrawing``.
 
     - ``labels``: {tensor: name}; the name heads the tensor's box, and a named tensor is
@@ -119,6 +150,10 @@ def draw_graph(
       it): mark "ok" (green border, ✓), "wrong" (red border, ✗) or "first wrong" (a thick red
       border, ✗); the extra lines are added to the box's text. A node marked other than "ok"
       is never hidden in a collapsed chain.
+    - ``direction``: where depth runs: "right" (columns by depth, every box the size of the
+      largest), "down" (rows by depth, each box as wide as its text, the legend below) or
+      "auto": right, unless the default figure would then be wider than MAX_WIDTH_PX pixels
+      (at ``ax``'s dpi, or matplotlib's) and down makes it narrower.
 
     An input used several times by one op (``b + b``) is one arrow, labelled "×2".
     """
@@ -126,9 +161,10 @@ def draw_graph(
     names = _names_by_id(labels)
     marked = _marks_by_id(marks)
     order = find_topo_sort(roots)  # iterative: a 100,000-deep graph is fine
+    if direction not in ("auto", "right", "down"):
+        raise ValueError(f'draw_graph direction: expected "auto", "right" or "down", got {direction!r}')
     boxes, hidden, markers = _boxes(order, roots, names, marked, show_data, collapse_longer_than, max_nodes)
-    columns = _layout(boxes)
-    ax, edges = _render(boxes, columns, ax)
+    ax, edges = _render(boxes, *_plan(boxes, direction, ax), ax)
     return GraphDrawing(ax=ax, nodes=len(boxes) - markers, edges=edges, hidden=hidden, markers=markers)
 
 
@@ -269,10 +305,10 @@ def _node_lines(v: Value, name: str | None, show_data: bool) -> list[str]:
         lines.append(f"shape {data.shape}")
     if show_data:
         if data is not None:
-            lines.append("value " + _numbers(data))
+            lines.append("value " + _numbers(data, MAX_CHARS - len("value ")))
         if isinstance(v.grad, Value):
             grad = v.grad.cached_data
-            lines.append("grad " + ("not computed" if grad is None else _numbers(grad)))
+            lines.append("grad " + ("not computed" if grad is None else _numbers(grad, MAX_CHARS - len("grad "))))
         elif v.grad is not None:  # what a hand-written backward stored (debug_adjoints draws it)
             lines.append(f"grad: a {type(v.grad).__name__}, not a needle value")
     return [_fit(s) for s in lines]
@@ -291,24 +327,76 @@ def _op_text(op) -> str:
     return text if len(text) <= MAX_CHARS else type(op).__name__
 
 
-def _numbers(data) -> str:
+def _numbers(data, room: int = MAX_CHARS) -> str:
+    """The numbers (their mean when more than SMALL) with the most significant digits of DIGITS
+    that fit in ``room`` characters: 5 tell -498.9 from -498.95, which 3 both print as -499."""
+    for digits in DIGITS:
+        text = _numbers_at(data, digits)
+        if len(text) <= room:
+            break
+    return text
+
+
+def _numbers_at(data, digits: int) -> str:
     if isinstance(data, tuple):
-        return "(" + ", ".join(_numbers(a) for a in data) + ")"
+        return "(" + ", ".join(_numbers_at(a, digits) for a in data) + ")"
     a = np.asarray(data)
     if a.size <= SMALL:
-        return np.array2string(a, separator=", ", formatter={"all": lambda x: f"{x:.3g}"})
-    return f"mean {a.mean():.3g}"
+        text = np.array2string(a, separator=", ", formatter={"all": lambda x: f"{x:.{digits}g}"})
+        return text.replace("\n", "")  # a matrix's rows on one line: a box line is one line
+    return f"mean {a.mean():.{digits}g}"
 
 
 def _fit(line: str) -> str:
     return line if len(line) <= MAX_CHARS else line[: MAX_CHARS - 1] + "…"
 
 
+def _plan(boxes: list[_Box], direction: str, ax):
+    """Lay the boxes out (see ``draw_graph``'s ``direction``); return the flow, the columns,
+    the arrows and the span across the flow (lowest, highest)."""
+    import matplotlib
+
+    dpi = ax.figure.dpi if ax is not None else matplotlib.rcParams["figure.dpi"]
+    plans = []
+    for down in {"right": [False], "down": [True], "auto": [False, True]}[direction]:
+        flow = _flow(boxes, down)
+        columns = _layout(boxes)
+        arrows = _arrows(boxes, len(columns), flow)
+        plans.append((flow, columns, arrows, _span(boxes, arrows)))
+        if _figure_size(boxes, *plans[-1])[0] * dpi <= MAX_WIDTH_PX:
+            break
+    best = min(plans, key=lambda plan: _figure_size(boxes, *plan)[0])
+    if best is not plans[-1]:  # the boxes hold the last layout tried
+        _flow(boxes, best[0].down)
+        _layout(boxes)
+    return best
+
+
+def _text_in(box: _Box) -> tuple[float, float]:
+    """Width and height in inches of a box that holds its text at FONT_PT."""
+    chars = max(len(s) for s in box.lines)
+    return chars * CHAR_EM * FONT_PT / 72 + PAD_IN, len(box.lines) * LINE_EM * FONT_PT / 72 + PAD_IN
+
+
+def _flow(boxes: list[_Box], down: bool) -> _Flow:
+    """The flow rightwards or downwards, each box's slot and extent across it set to match."""
+    sizes = [_text_in(b) for b in boxes]
+    wide, tall = max(w for w, _ in sizes), max(h for _, h in sizes)
+    if not down:
+        for b in boxes:
+            b.slot, b.extent = 1.0, BOX_H
+        return _Flow(False, wide / BOX_W, tall / BOX_H, BOX_W)
+    across_in = wide + GAP_ACROSS_IN
+    for b, (w, _) in zip(boxes, sizes):
+        b.slot, b.extent = (w + GAP_ACROSS_IN) / across_in, w / across_in
+    return _Flow(True, tall + GAP_DOWN_IN, across_in, tall / (tall + GAP_DOWN_IN))
+
+
 def _layout(boxes: list[_Box]) -> list[tuple[int, int]]:
-    """Set each box's x (its column's rank) and y; return the columns, left to right.
-    In a column, boxes go in the order of the mean height of their inputs, one row apart, so
-    arrows cross little and boxes never overlap. Leaves go first in graph order, then, in a
-    second sweep, in the order of the mean height of their users."""
+    """Set each box's x (its column's rank) and y; return the columns, in depth order.
+    In a column, boxes go in the order of the mean height of their inputs, their slots side by
+    side, so arrows cross little and boxes never overlap. Leaves go first in graph order, then,
+    in a second sweep, in the order of the mean height of their users."""
     columns = sorted({b.column for b in boxes})
     by_column: dict[tuple[int, int], list[_Box]] = {c: [] for c in columns}
     users: dict[int, list[_Box]] = {id(b): [] for b in boxes}
@@ -317,7 +405,7 @@ def _layout(boxes: list[_Box]) -> list[tuple[int, int]]:
         for src, _ in b.inputs:
             users[id(src)].append(b)
     for sweep in range(2):
-        for x, c in enumerate(columns):  # left to right: inputs are placed before their users
+        for x, c in enumerate(columns):  # in depth order: inputs are placed before their users
             members = by_column[c]
             wanted = [
                 fmean(src.y for src, _ in b.inputs) if b.inputs
@@ -328,112 +416,155 @@ def _layout(boxes: list[_Box]) -> list[tuple[int, int]]:
             ]
             ranked = sorted(range(len(members)), key=lambda k: -wanted[k])  # top first, stable
             ys: list[float] = []
-            for k in ranked:
-                ys.append(wanted[k] if not ys else min(wanted[k], ys[-1] - 1))
+            for n, k in enumerate(ranked):
+                below = ys[-1] - (members[ranked[n - 1]].slot + members[k].slot) / 2 if ys else wanted[k]
+                ys.append(min(wanted[k], below))
             shift = fmean(wanted) - fmean(ys)
             for k, y in zip(ranked, ys):
                 members[k].x, members[k].y = x, y + shift
     return columns
 
 
-def _arrows(boxes: list[_Box], n_columns: int) -> list[tuple[list[tuple[float, float]], int]]:
-    """(points, times used) of each arrow. Arrows end at ports spread along the user's left
-    side, the highest input at the top."""
-    rows = {x: [b.y for b in boxes if b.x == x] for x in range(n_columns)}
+def _arrows(boxes: list[_Box], n_columns: int, flow: _Flow) -> list[tuple[list[tuple[float, float]], int]]:
+    """(points in layout coordinates, times used) of each arrow. Arrows end at ports spread
+    along the user's near side, the highest input first."""
+    rows = {x: [b for b in boxes if b.x == x] for x in range(n_columns)}
     arrows = []
     for b in boxes:
         sources = sorted(b.inputs, key=lambda s: -s[0].y)
-        step = BOX_H * 0.5 / max(len(sources) - 1, 1)
+        step = b.extent * 0.5 / max(len(sources) - 1, 1)
         for k, (src, times) in enumerate(sources):
-            start = (src.x + BOX_W / 2, src.y)
-            end = (b.x - BOX_W / 2, b.y + ((len(sources) - 1) / 2 - k) * step)
-            arrows.append((_route(start, end, [(x, rows[x]) for x in range(src.x + 1, b.x)]), times))
+            start = (src.x + flow.box / 2, src.y)
+            end = (b.x - flow.box / 2, b.y + ((len(sources) - 1) / 2 - k) * step)
+            arrows.append((_route(start, end, [rows[x] for x in range(src.x + 1, b.x)], flow.box), times))
     return arrows
 
 
-def _render(boxes: list[_Box], columns, ax):
+def _span(boxes: list[_Box], arrows) -> tuple[float, float]:
+    """The lowest and the highest point across the flow that a box slot or an arrow reaches."""
+    route_ys = [y for points, _ in arrows for _, y in points]
+    return (min([b.y - b.slot / 2 for b in boxes] + [y - 0.2 for y in route_ys]),
+            max([b.y + b.slot / 2 for b in boxes] + [y + 0.2 for y in route_ys]))
+
+
+def _figure_size(boxes: list[_Box], flow: _Flow, columns, arrows, span):
+    """Width and height in inches of a new figure that holds the drawing at FONT_PT, its
+    margins (left, right, bottom, top, in inches) and the legend's number of columns."""
+    along, across = len(columns) * flow.depth_in, (span[1] - span[0]) * flow.across_in
+    entries = len({b.kind for b in boxes}) + len({b.mark for b in boxes} - {None})
+    if not flow.down:  # ticks below, legend right, title above; at least as wide as the x label
+        longest = max(len(STYLES[b.kind][0]) for b in boxes)
+        longest = max([longest] + [len(MARKS[b.mark][0]) + 2 for b in boxes if b.mark])
+        left, right, low, high = 0.25, 0.45 + longest * 0.6 * FONT_PT / 72, 0.65, 0.45
+        return max(along, 3.4) + left + right, across + low + high, (left, right, low, high), 1
+    left, right, high = 0.95, 0.15, 0.45  # ticks and label left, title above, legend below
+    width = max(across, 2.5) + left + right
+    ncol = max(1, min(entries, int(width // 2.1)))
+    low = 0.15 + 0.2 * -(-entries // ncol)
+    return width, max(along, 3.4) + low + high, (left, right, low, high), ncol
+
+
+def _render(boxes: list[_Box], flow: _Flow, columns, arrows, span, ax):
     """Draw boxes, arrows, axis and legend; return the axes and the number of arrows."""
     import matplotlib.pyplot as plt
     from matplotlib.patches import FancyArrowPatch, FancyBboxPatch, Patch
     from matplotlib.path import Path
 
-    arrows = _arrows(boxes, len(columns))
-    route_ys = [y for points, _ in arrows for _, y in points]
-    top = max([b.y + 0.5 for b in boxes] + [y + 0.2 for y in route_ys])
-    bottom = min([b.y - 0.5 for b in boxes] + [y - 0.2 for y in route_ys])
-    chars = max(len(s) for b in boxes for s in b.lines)
-    lines = max(len(b.lines) for b in boxes)
-    if ax is None:  # size the figure so that FONT_PT text fits the boxes
-        col_in = (chars * CHAR_EM * FONT_PT / 72 + PAD_IN) / BOX_W
-        row_in = (lines * LINE_EM * FONT_PT / 72 + PAD_IN) / BOX_H
-        left, right, low, high = 0.25, 1.9, 0.65, 0.45  # margins (inches): ticks, legend, title
-        # At least as wide as the x label, which is about 3.3 inches.
-        width, height = max(len(columns) * col_in, 3.4) + left + right, (top - bottom) * row_in + low + high
+    width, height, (left, right, low, high), ncol = _figure_size(boxes, flow, columns, arrows, span)
+    if ax is None:  # sized so that FONT_PT text fits the boxes, shrunk if that is too wide
+        room = MAX_WIDTH_PX / plt.rcParams["figure.dpi"] - left - right
+        shrink = min(1.0, max(MIN_FONT_PT / FONT_PT, room / (width - left - right)))
+        width, height = left + right + (width - left - right) * shrink, low + high + (height - low - high) * shrink
         fig, ax = plt.subplots(figsize=(width, height))
         fig.subplots_adjust(left=left / width, right=1 - right / width, bottom=low / height, top=1 - high / height)
-    # The largest font (up to FONT_PT) whose text fits the boxes on this axes.
+    # The largest font (up to FONT_PT) whose text fits every box on this axes.
+    bottom, top = span
     extent = ax.get_window_extent()
-    col_in = extent.width / ax.figure.dpi / len(columns)
-    row_in = extent.height / ax.figure.dpi / (top - bottom)
-    font = min(
-        FONT_PT,
-        (BOX_W * col_in - PAD_IN) * 72 / (chars * CHAR_EM),
-        (BOX_H * row_in - PAD_IN) * 72 / (lines * LINE_EM),
-    )
+    wide_in, high_in = extent.width / ax.figure.dpi, extent.height / ax.figure.dpi
+    if flow.down:
+        depth_in, across_in = high_in / len(columns), wide_in / (top - bottom)
+    else:
+        depth_in, across_in = wide_in / len(columns), high_in / (top - bottom)
+    font = FONT_PT
+    for b in boxes:
+        along, across = flow.box * depth_in, b.extent * across_in
+        box_w, box_h = (across, along) if flow.down else (along, across)
+        font = min(font, (box_w - PAD_IN) * 72 / (max(len(s) for s in b.lines) * CHAR_EM),
+                   (box_h - PAD_IN) * 72 / (len(b.lines) * LINE_EM))
     for b in boxes:
         _, color, line_style = STYLES[b.kind]
-        _, edge, width, _ = MARKS[b.mark] if b.mark else (None, "0.3", 0.9, None)
+        _, edge, line_width, _ = MARKS[b.mark] if b.mark else (None, "0.3", 0.9, None)
+        x, y = flow.xy(b.x, b.y)
+        w, h = (b.extent, flow.box) if flow.down else (flow.box, b.extent)
         ax.add_patch(FancyBboxPatch(
-            (b.x - BOX_W / 2, b.y - BOX_H / 2), BOX_W, BOX_H, boxstyle="round,pad=0,rounding_size=0.04",
-            facecolor=color, edgecolor=edge, linestyle=line_style, linewidth=width, zorder=2, gid=b.kind,
+            (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=0.04",
+            facecolor=color, edgecolor=edge, linestyle=line_style, linewidth=line_width, zorder=2, gid=b.kind,
         ))
-        ax.text(b.x, b.y, "\n".join(b.lines), ha="center", va="center", fontsize=font,
+        ax.text(x, y, "\n".join(b.lines), ha="center", va="center", fontsize=font,
                 linespacing=LINE_EM, zorder=3, gid="node text")
     for points, times in arrows:
+        points = [flow.xy(*p) for p in points]
         ax.add_patch(FancyArrowPatch(path=Path(points), arrowstyle="-|>", mutation_scale=9, color="0.35",
                                      linewidth=0.8, zorder=1, gid="edge"))
-        if times > 1:  # above the last stretch (which is this arrow's alone), on the side it leaves free
+        if times > 1:  # by the last stretch (which is this arrow's alone), on the side it leaves free
             (xa, ya), (xb, yb) = points[-2:]
-            ax.text((xa + xb) / 2, (ya + yb) / 2, f"×{times:,}", ha="right" if yb > ya else "left", va="bottom",
-                    fontsize=font,
+            side = ("right" if xb < xa else "left") if flow.down else ("right" if yb > ya else "left")
+            ax.text((xa + xb) / 2, (ya + yb) / 2, f"×{times:,}", ha=side, va="bottom", fontsize=font,
                     zorder=3, gid="edge label")
-    ax.set_xlim(-0.5, len(columns) - 0.5)
-    ax.set_ylim(bottom, top)
-    ax.set_xticks(range(len(columns)), [str(lo) if lo == hi else f"{lo}…{hi}" for lo, hi in columns])
-    ax.set_xlabel("depth: ops on the longest path from a leaf")
-    ax.set_yticks([])
-    for side in ("left", "right", "top"):
+    ticks = [str(lo) if lo == hi else f"{lo}…{hi}" for lo, hi in columns]
+    label = "depth: ops on the longest path from a leaf"
+    if flow.down:
+        ax.set_xlim(-top, -bottom)
+        ax.set_ylim(0.5 - len(columns), 0.5)
+        ax.set_yticks([-k for k in range(len(columns))], ticks)
+        ax.set_ylabel(label)
+        ax.set_xticks([])
+        hide = ("right", "top", "bottom")
+    else:
+        ax.set_xlim(-0.5, len(columns) - 0.5)
+        ax.set_ylim(bottom, top)
+        ax.set_xticks(range(len(columns)), ticks)
+        ax.set_xlabel(label)
+        ax.set_yticks([])
+        hide = ("left", "right", "top")
+    for side in hide:
         ax.spines[side].set_visible(False)
     kinds = [k for k in STYLES if any(b.kind == k for b in boxes)]
     handles = [Patch(facecolor=STYLES[k][1], edgecolor="0.3", linestyle=STYLES[k][2], label=STYLES[k][0]) for k in kinds]
     handles += [Patch(facecolor="white", edgecolor=MARKS[m][1], linewidth=MARKS[m][2], label=MARKS[m][3] + MARKS[m][0])
                 for m in MARKS if any(b.mark == m for b in boxes)]
-    ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=FONT_PT)
+    if flow.down:
+        ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.01), ncol=ncol, frameon=False,
+                  fontsize=FONT_PT)
+    else:
+        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False, fontsize=FONT_PT)
     return ax, len(arrows)
 
 
-def _route(start, end, skipped: list[tuple[int, list[float]]]) -> list[tuple[float, float]]:
+def _route(start, end, skipped: list[list[_Box]], box: float) -> list[tuple[float, float]]:
     """Points of an arrow from ``start`` to ``end``: straight, except that across each column
-    it skips (given as its x and its boxes' heights) it runs level through the gap between boxes
-    nearest to the straight line, so it never passes behind a box."""
+    it skips (given as its boxes; ``box`` is their size along the flow) it runs level through
+    the gap between boxes nearest to the straight line, so it never passes behind a box."""
     (x0, y0), (x1, y1) = start, end
     points = [start]
-    for x, row_ys in skipped:
+    for row in skipped:
+        x = row[0].x
         straight = y0 + (y1 - y0) * (x - x0) / (x1 - x0)
-        y = _nearest_free(straight, row_ys)
-        points += [(x - BOX_W / 2, y), (x + BOX_W / 2, y)]
+        y = _nearest_free(straight, row)
+        points += [(x - box / 2, y), (x + box / 2, y)]
     return points + [end]
 
 
-def _nearest_free(y: float, row_ys: list[float]) -> float:
-    """The height nearest ``y`` where a level line misses every box of a column: boxes are at
-    least a row apart, so halfway between rows (or beyond the ends) is always free."""
+def _nearest_free(y: float, row: list[_Box]) -> float:
+    """The height nearest ``y`` where a level line misses every box of a column: slots do not
+    overlap, so the edge of a slot (halfway between neighbours, or beyond the ends) is free."""
     def free(h):
-        return all(abs(h - r) > BOX_H / 2 + 0.02 for r in row_ys)
+        return all(abs(h - b.y) > b.extent / 2 + 0.02 for b in row)
 
     if free(y):
         return y
-    return min((r + side * 0.5 for r in row_ys for side in (1, -1) if free(r + side * 0.5)), key=lambda h: abs(h - y))
+    return min((b.y + side * b.slot / 2 for b in row for side in (1, -1) if free(b.y + side * b.slot / 2)),
+               key=lambda h: abs(h - y))
 
 
 # --- gradient debuggers ------------------------------------------------------------------------
@@ -850,7 +981,8 @@ def _box_numbers(expected, got) -> list[str]:
     """Two lines for the first wrong node's box: all numbers when few, else the worst element."""
     worst = _worst(got, expected)
     if worst is None or np.asarray(expected).size <= SMALL:
-        return ["expected " + _numbers(expected), "got " + ("None" if got is None else _numbers(got))]
+        return ["expected " + _numbers(expected, MAX_CHARS - len("expected ")),
+                "got " + ("None" if got is None else _numbers(got, MAX_CHARS - len("got ")))]
     index, _ = worst
     where = ", ".join(map(str, index))
     return [f"expected[{where}] {expected[index]:.4g}", f"got[{where}] {got[index]:.4g}"]

@@ -59,6 +59,11 @@ def tick_under(ax, x):
     return {tick: label.get_text() for tick, label in zip(ax.get_xticks(), ax.get_xticklabels())}[x]
 
 
+def depth_ticks(ax):
+    """The tick labels of the depth axis: x when depth runs right, y when it runs down."""
+    return ax.get_xticklabels() if "depth" in ax.get_xlabel() else ax.get_yticklabels()
+
+
 def assert_drawing_matches_graph(drawing, roots):
     nodes, pairs = walk(roots)
     ax = drawing.ax
@@ -167,7 +172,7 @@ def test_leaves_constants_parameters_and_ops_are_styled_apart_with_a_legend():
     colours = {k: with_gid(ax, k)[0].get_facecolor() for k in ("leaf", "constant", "Parameter", "op")}
     assert len(set(colours.values())) == 4
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "leaf (requires grad)", "Parameter", "constant (no grad)", "op result"]
+        "leaf (requires grad)", "Parameter", "constant (requires no grad)", "op result"]
     assert sorted(t.split("\n")[0] for t in box_texts(ax)) == ["EWiseAdd", "EWiseMul", "Parameter", "constant", "leaf"]
 
 
@@ -228,7 +233,7 @@ def test_a_long_naive_update_chain_draws_as_a_bounded_number_of_boxes(steps):
     hidden_adds = steps - 4
     marker = [t for t in box_texts(drawing.ax) if t.startswith("…")]
     assert marker == [f"… {2 * hidden_adds:,} more …\n{hidden_adds:,} × EWiseAdd\n{hidden_adds:,} × constant"]
-    assert sorted(label.get_text() for label in drawing.ax.get_xticklabels()) == sorted(
+    assert sorted(label.get_text() for label in depth_ticks(drawing.ax)) == sorted(
         ["0", "1", "2", f"3…{steps - 2}", str(steps - 1), str(steps)])
 
 
@@ -595,7 +600,7 @@ def test_a_report_draws_the_graph_with_each_checked_node_marked(recwarn):
     f = report.first_wrong
     assert wrong.splitlines()[:3] == ["✗ MulForgetsOutGrad", "shape (2,)", "value [3, 8]"]
     assert wrong.splitlines()[-2:] == [
-        "expected [" + ", ".join(f"{x:.3g}" for x in f.expected) + "]", "got [3, 4]"]
+        "expected [" + ", ".join(f"{x:.5g}" for x in f.expected) + "]", "got [3, 4]"]
     assert drawing.ax.get_title(loc="left") == report.headline() == "✗ 1 of 4 ops with a wrong gradient; first: MulForgetsOutGrad, input 0"
     legend = [t.get_text() for t in drawing.ax.get_legend().get_texts()]
     assert "✓ checked: right" in legend and "✗ first wrong (see its numbers)" in legend
@@ -632,3 +637,91 @@ def test_marks_are_checked():
         draw_graph(x * 2, marks={x: ("fine", [])})
     with pytest.raises(ValueError, match="not in the graph"):
         draw_graph(x * 2, marks={ndl.Tensor([2.0]): ("ok", [])})
+
+
+# --- readable at the width Jupyter shows -------------------------------------------------------
+from needle.viz import FONT_PT, MAX_WIDTH_PX, MIN_FONT_PT  # noqa: E402
+
+
+def leaky_epoch(n_batches=2):
+    """The graph a training loop keeps when it sums each batch's loss tensor: ten depths."""
+    w, b = nn.Parameter(np.ones((2, 1))), nn.Parameter(np.zeros((1, 1)))
+    total = 0.0
+    for k in range(n_batches):
+        x = ndl.Tensor(np.full((4, 2), k + 1.0), requires_grad=False)
+        y = ndl.Tensor(np.ones((4, 1)), requires_grad=False)
+        total += (((x @ w + b.broadcast_to((4, 1))) - y) ** 2).sum() / 4
+    return total / n_batches
+
+
+def softmax_chain():
+    """log(sum(exp(x - c))) + c with c a leaf: eight depths, boxes of four long lines."""
+    x, c = ndl.Tensor([1.0, 2.0, 3.0]), ndl.Tensor([3.0])
+    out = ops.log(ops.summation(ops.exp(x - ops.broadcast_to(c, (3,))))) + ops.reshape(c, ())
+    out.backward()
+    return out, {x: "x", c: "max (a leaf now)", out: "lse"}
+
+
+@pytest.mark.parametrize("graph", ["leaky_epoch", "softmax_chain", "naive_updates"])
+def test_a_deep_graph_is_drawn_downwards_no_wider_than_jupyter_shows_it(graph):
+    # as notebook 02 draws it, without values: with them its widest rows need more even at MIN_FONT_PT
+    root, labels, show_data = {"leaky_epoch": lambda: (leaky_epoch(), {}, False),
+                               "softmax_chain": lambda: (*softmax_chain(), True),
+                               "naive_updates": lambda: (naive_updates(10_000, size=2)[1], {}, True)}[graph]()
+    rightwards = draw_graph(root, labels=labels, show_data=show_data, direction="right").ax.figure
+    assert rightwards.get_size_inches()[0] * rightwards.dpi > MAX_WIDTH_PX  # too wide that way
+    drawing = draw_graph(root, labels=labels, show_data=show_data)
+    fig = drawing.ax.figure
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    # What Jupyter shows: the figure cropped to what is drawn (bbox_inches="tight").
+    assert fig.get_tightbbox(renderer).width * fig.dpi <= MAX_WIDTH_PX
+    assert "depth" in drawing.ax.get_ylabel()
+    fonts = {t.get_fontsize() for t in with_gid(drawing.ax, "node text")}
+    assert min(fonts) >= MIN_FONT_PT and max(fonts) <= FONT_PT
+    for text in with_gid(drawing.ax, "node text"):  # and the text still fits its box
+        x, y = text.get_position()
+        boxes = [b for kind in KINDS for b in with_gid(drawing.ax, kind)]
+        box = min(boxes, key=lambda b: abs(b.get_x() + b.get_width() / 2 - x) + abs(b.get_y() + b.get_height() / 2 - y))
+        inner, outer = text.get_window_extent(renderer), box.get_window_extent()
+        assert outer.x0 <= inner.x0 and inner.x1 <= outer.x1 and outer.y0 <= inner.y0 and inner.y1 <= outer.y1
+
+
+def test_downwards_every_node_sits_in_the_row_of_its_depth_and_rows_do_not_overlap():
+    out, _ = two_path_scale_add()
+    nodes, _ = walk([out])
+    names = {v: f"n{k}" for k, v in enumerate(nodes.values())}
+    drawing = draw_graph(out, labels=names, direction="down")
+    assert_drawing_matches_graph(drawing, [out])
+    ax = drawing.ax
+    ticks = {tick: label.get_text() for tick, label in zip(ax.get_yticks(), ax.get_yticklabels())}
+    for v, name in names.items():
+        assert ticks[box_named(ax, name).get_position()[1]] == str(depth(v))
+    boxes = [a for kind in KINDS for a in with_gid(ax, kind)]
+    rows = {}
+    for box in boxes:
+        rows.setdefault(box.get_y(), []).append((box.get_x(), box.get_x() + box.get_width()))
+    for spans in rows.values():
+        spans.sort()
+        assert all(right <= next_left for (_, right), (next_left, _) in zip(spans, spans[1:]))
+    with pytest.raises(ValueError, match="direction"):
+        draw_graph(out, direction="up")
+
+
+def test_a_shallow_graph_stays_left_to_right():
+    out, names = two_path_scale_add()
+    drawing = draw_graph(out, labels=names)
+    assert "depth" in drawing.ax.get_xlabel()
+    assert drawing.ax.figure.get_size_inches()[0] * drawing.ax.figure.dpi <= MAX_WIDTH_PX
+
+
+def test_numbers_keep_the_digits_that_tell_nearby_values_apart_within_a_box_line():
+    a, b = ndl.Tensor([-498.90, -497.90]), ndl.Tensor([-498.95, -497.95])
+    ax = draw_graph([a, b], labels={a: "a", b: "b"}).ax
+    assert box_named(ax, "a").get_text().splitlines()[-1] == "value [-498.9, -497.9]"
+    assert box_named(ax, "b").get_text().splitlines()[-1] == "value [-498.95, -497.95]"  # 3 digits: -499, -498
+    c = ndl.Tensor([0.123456, -0.234567, 0.345678, -0.456789])
+    line = box_named(draw_graph(c, labels={c: "c"}).ax, "c").get_text().splitlines()[-1]
+    assert line == "value [0.123, -0.235, 0.346, -0.457]"  # 4 numbers: 3 digits fit, 5 would not
+    m = ndl.Tensor([[1.5], [2.25]])
+    assert box_named(draw_graph(m, labels={m: "m"}).ax, "m").get_text().endswith("value [[1.5], [2.25]]")
