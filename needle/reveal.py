@@ -84,6 +84,14 @@ def _png(fig) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def _alt(fig) -> str:
+    """A figure's text for readers who cannot see it (screen readers, a page whose image failed):
+    its title and its axes' titles."""
+    titles = [fig._suptitle.get_text()] if getattr(fig, "_suptitle", None) is not None else []
+    titles += [ax.get_title() or ax.get_title(loc="left") for ax in fig.axes]
+    return "; ".join(t for t in titles if t) or "a figure of this answer"
+
+
 def _show(summary: str, text: str, figures: list) -> None:
     if not _in_ipython():
         sys.stdout.write(text)
@@ -94,6 +102,6 @@ def _show(summary: str, text: str, figures: list) -> None:
              "</summary>"]
     if text:
         parts.append(f"<pre>{html.escape(text)}</pre>")
-    parts += [f'<img src="data:image/png;base64,{_png(fig)}"/>' for fig in figures]
+    parts += [f'<img src="data:image/png;base64,{_png(fig)}" alt="{html.escape(_alt(fig))}"/>' for fig in figures]
     parts.append("</details>")
     display(HTML("\n".join(parts)))

@@ -29,11 +29,13 @@ def test_in_a_notebook_the_output_and_figures_are_folded(shown, capsys):
         print("the answer is 42 < 43")
         fig, ax = plt.subplots()
         ax.plot([1, 2])
+        ax.set_title("losses < 1")
     assert capsys.readouterr().out == ""  # nothing printed outside the fold
     (page,) = shown
     assert page.startswith("<details><summary><b>what happens</b>") and page.endswith("</details>")
     assert "<pre>the answer is 42 &lt; 43\n</pre>" in page  # escaped
-    assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]+"/>', page)) == 1
+    # its title as alternative text, escaped (nbconvert warned of images without any)
+    assert len(re.findall(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]+" alt="losses &lt; 1"/>', page)) == 1
     assert plt.get_fignums() == []  # the figure is closed
 
 
