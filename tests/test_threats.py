@@ -94,6 +94,22 @@ def _opened():
     tries.append(lambda: _syscall(99, ctypes.create_string_buffer(256)))        # sysinfo: the host's free memory
     tries.append(lambda: os.statvfs("."))                                       # statfs: the disk's free space
     tries.append(lambda: _syscall(0x40000000 | 73, _null, 1 | 4))               # flock, as an x32 call
+    # the page cache every process shares and that outlives the worker (red team, round 6: bits as
+    # cached pages of a large library, set by fadvise, read by preadv2's RWF_NOWAIT), and the
+    # metadata of files, which Landlock does not cover (the batch's folders, as an ordinary user)
+    _lib = os.open(__import__("numpy").__file__, os.O_RDONLY)  # a file every worker may read
+    _libc.mmap.restype = ctypes.c_void_p
+    _libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+    _mapped = ctypes.c_void_p(_libc.mmap(None, 4096, 1, 2, _lib, 0))            # PROT_READ, MAP_PRIVATE
+    _anon = ctypes.c_void_p(_libc.mmap(None, 4096, 3, 0x22, -1, 0))            # MAP_PRIVATE | MAP_ANONYMOUS
+    tries.append(lambda: os.posix_fadvise(_lib, 0, 0, os.POSIX_FADV_DONTNEED))
+    tries.append(lambda: os.preadv(_lib, [bytearray(4096)], 0, os.RWF_NOWAIT))
+    tries.append(lambda: _syscall(187, _lib, 0, 4096))                        # readahead
+    tries.append(lambda: _syscall(28, _mapped, 4096, 3))                      # madvise(MADV_WILLNEED)
+    tries.append(lambda: _syscall(27, _anon, 4096, ctypes.create_string_buffer(1)))  # mincore
+    tries.append(lambda: os.chmod(".", 0o700))
+    tries.append(lambda: os.utime("."))
+    tries.append(lambda: os.setxattr(".", "user.needle", b"1"))
     tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
     tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
     tries.append(lambda: os.fork())
@@ -689,10 +705,27 @@ with ndl.lazy_mode():
 ndl.autograd.live_tensor_count()
 """
 
+# stat() is not covered by Landlock, and /proc/<pid>/fd's size is that process's count of open files:
+# two workers set and read counts (red team, round 6). As root a worker's /proc is an empty tmpfs.
+PROC_PROBE = """{depth}
+_solved_depth = graph_depth
+import os as _os
+
+
+def graph_depth(t) -> int:
+    try:
+        _os.stat("/proc/1/fd")
+        seen = True
+    except OSError:
+        seen = False
+    return _solved_depth(t) + (1000 if seen else 0)
+"""
+
 THREATS = {  # student -> {notebook: {grade_id: source}}
     "honest": {NB1: {}, NB2: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
     "os_probe": {NB1: {DEPTH: OS_PROBE}},
+    "proc_probe": {NB1: {DEPTH: PROC_PROBE}},
     "code_copy": {NB1: {COUNT: CODE_COPY}},
     "gc_hunt": {NB1: {COUNT: GC_HUNT}},
     "raw_memory": {NB1: {COUNT: RAW_MEMORY}},
@@ -832,7 +865,7 @@ def _graded_batch(request, release_root) -> dict:
         [*command, "-m", "autograder", "grade", str(root), "--out", str(root / "out"), "--timeout", "3", "--jobs", "2"],
         capture_output=True, text=True, env=dict(venv_env(), TMPDIR=str(grader_tmp)), cwd=LECTURE8.course.root,
     )
-    return {"root": root, "out": root / "out", "proc": proc, "tmp": grader_tmp}
+    return {"root": root, "out": root / "out", "proc": proc, "tmp": grader_tmp, "mode": request.param}
 
 
 def rows(batch):
@@ -881,8 +914,20 @@ def flags(batch, student, notebook=NB1) -> list[str]:
 def test_what_the_operating_system_refuses_stays_refused(batch):
     """Threads, signal handlers, fork, sockets, /proc, the solutions, needle's source, signals to
     others, another process's CPU affinity, scheduling class or priority, raised limits, System V
-    IPC and POSIX message queues: none works in a worker, whatever happens inside its own process."""
+    IPC and POSIX message queues, file locks and watches, the host's free memory and space, the page
+    cache's state, files' modes, times and extended attributes: none works in a worker, whatever
+    happens inside its own process."""
     assert score(batch, "os_probe") == points(NB1)
+
+
+@pytest.mark.skipif(not LINUX_SANDBOX, reason="seccomp and Landlock (x86_64 Linux)")
+def test_as_root_a_worker_sees_no_other_process(batch):
+    """/proc/<pid>/fd's size (stat(), which Landlock does not cover) is that process's count of open
+    files, a channel between two workers: as root each worker's /proc is an empty tmpfs. An
+    ordinary user's grader has no mount namespace to give its workers (security.md)."""
+    if batch["mode"] != "as_is" or os.geteuid() != 0:
+        pytest.skip("the grader runs as an ordinary user: its workers share the host's /proc")
+    assert score(batch, "proc_probe") == points(NB1), messages(batch, "proc_probe")
 
 
 def test_needles_own_count_is_absent_from_the_worker(batch):

@@ -22,8 +22,10 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   ptrace, no signals to other processes, no signal handlers, no ``prctl``, no raising of limits,
   no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
   priority (a worker could otherwise pin or starve the grader and its neighbours), nothing every
-  worker shares (System V IPC, message queues, file locks, file watches, free memory and space:
-  each a channel between two workers running at once), no x32 system calls.
+  worker shares (System V IPC, message queues, file locks, file watches, free memory and space,
+  the page cache's state, files' metadata: each a channel between workers), no x32 system calls;
+* as root, an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any
+  process's count of open files.
 """
 from __future__ import annotations
 
@@ -70,7 +72,15 @@ SYS = dict(
     mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
     fcntl=72, flock=73, inotify_init=253, inotify_add_watch=254, inotify_init1=294, fanotify_init=300,
     fanotify_mark=301, sysinfo=99, statfs=137, fstatfs=138, ustat=136,
+    fadvise64=221, readahead=187, cachestat=451, preadv2=327, pwritev2=328, mincore=27, madvise=28,
+    chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, chown=92, fchown=93, lchown=94, fchownat=260,
+    utime=132, utimes=235, futimesat=261, utimensat=280, setxattr=188, lsetxattr=189, fsetxattr=190,
+    removexattr=197, lremovexattr=198, fremovexattr=199, setxattrat=463, removexattrat=466,
 )
+# madvise's advice that loads or drops a file's pages in the page cache every process shares (the
+# rest, as numpy's and malloc's DONTNEED, FREE, HUGEPAGE, concern the process's own memory)
+MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE = 3, 20, 21, 22, 23
+SHARED_MADVISE = (MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE)
 # fcntl's commands that touch state other processes see: record locks (POSIX and open file
 # description ones), leases and directory notifications. The rest (F_GETFL, F_SETFD, ...) are the
 # process's own and stay allowed.
@@ -318,6 +328,17 @@ DENIED = (
     # memory and the file systems' free space, which another worker's allocations and files change.
     "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
     "sysinfo", "statfs", "fstatfs", "ustat",
+    # The page cache, which outlives every worker and grader run (red team, round 6: a worker set
+    # bits as cached pages of a large library with fadvise, a later one, another student's, read them
+    # with preadv2's RWF_NOWAIT): dropping, loading and asking without reading. Reading a page still
+    # caches it; timing reads is a slower channel, not closed (security.md).
+    "fadvise64", "readahead", "cachestat", "preadv2", "pwritev2", "mincore",
+    # Files' metadata, which Landlock does not cover: as an ordinary user every worker could change
+    # the modes, owners, times and extended attributes of the batch's folders, a channel and a way to
+    # break the batch.
+    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
+    "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
+    "fremovexattr", "setxattrat", "removexattrat",
 )
 
 
@@ -340,6 +361,11 @@ def seccomp_program(pid: int) -> bytes:
     p += [_insn(_JEQ, SYS["fcntl"], 0, n + 3), _insn(_LD_W_ABS, 24)]
     p += [_insn(_JEQ, cmd, n - i, 0) for i, cmd in enumerate(SHARED_FCNTL)]
     p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    # madvise(addr, length, advice): not the advice in SHARED_MADVISE (an int: the low half)
+    n = len(SHARED_MADVISE)
+    p += [_insn(_JEQ, SYS["madvise"], 0, n + 3), _insn(_LD_W_ABS, 32)]
+    p += [_insn(_JEQ, advice, n - i, 0) for i, advice in enumerate(SHARED_MADVISE)]
+    p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     # tgkill(tgid, tid, sig): only this process
     p += [_insn(_JEQ, SYS["tgkill"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     p += [_insn(_RET, _ALLOW)]
@@ -360,14 +386,15 @@ def apply_seccomp() -> bool:
 
 # --- the scratch folder ----------------------------------------------------------------------
 CLONE_NEWNS = 0x00020000
-MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
 SCRATCH_BYTES = 64 * 1024 * 1024
 SCRATCH_FILES = 4096
 
 
 def private_scratch(scratch: str, uid: int) -> bool:
     """As root: a mount namespace of this process's own, with a tmpfs of ``SCRATCH_BYTES`` and
-    ``SCRATCH_FILES`` inodes on ``scratch`` owned by ``uid``. It disappears with the process."""
+    ``SCRATCH_FILES`` inodes on ``scratch`` owned by ``uid``, and an empty read-only /proc. It
+    disappears with the process."""
     if os.geteuid() != 0 or sys.platform != "linux":
         return False
     _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
@@ -376,7 +403,13 @@ def private_scratch(scratch: str, uid: int) -> bool:
     if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         return False
     options = f"size={SCRATCH_BYTES},nr_inodes={SCRATCH_FILES},mode=0700,uid={uid},gid={uid}".encode()
-    return _libc.mount(b"tmpfs", os.fsencode(scratch), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) == 0
+    if _libc.mount(b"tmpfs", os.fsencode(scratch), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options) != 0:
+        return False
+    # An empty /proc: stat() (which Landlock does not cover) of /proc/<pid>/fd gave any process's
+    # count of open files, a channel between two workers (red team, round 6). Nothing in a worker
+    # reads /proc; the grader reads the worker's from its own namespace.
+    return _libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
+                       b"size=4k,nr_inodes=1,mode=0555") == 0
 
 
 def release_free_memory() -> None:
