@@ -25,6 +25,7 @@ Runs the suites in-process (``LocalObserver``): trusted code only, so no sandbox
 """
 from __future__ import annotations
 
+import ast
 import contextlib
 import io
 import os
@@ -120,13 +121,13 @@ def check_solutions(assignment: Assignment, notebook: str) -> list[str]:
     three different submissions (nothing should): each test's message, and the exception when the
     test's own code raised (an import the suite lacks), which a student reads only as "could not check"."""
     ns = namespace_of(grading_cells(assignment, notebook))
-    problems = []
+    problems: dict[str, str] = {}  # test -> what went wrong, each test once (not once per seed)
     for seed in SOLUTION_SEEDS:
         errors: dict = {}
         for r in run(assignment, notebook, ns, seed=seed, suite_errors=errors):
-            if r.status != "passed" and f"{r.test} " not in " ".join(problems):  # each test once, not per seed
-                problems.append(f"{r.test} failed: {r.message}" + (f" [the test raised {errors[r.test]}]" if r.test in errors else ""))
-    return problems
+            if r.status != "passed" and r.test not in problems:
+                problems[r.test] = f"{r.test} failed: {r.message}" + (f" [the test raised {errors[r.test]}]" if r.test in errors else "")
+    return list(problems.values())
 
 
 def check_cells(assignment: Assignment, notebook: str) -> list[str]:
@@ -152,8 +153,6 @@ def check_cells(assignment: Assignment, notebook: str) -> list[str]:
 def _code_after_stub(source: str) -> int:
     """The line of the first statement after a stub's ``raise NotImplementedError()`` in the same
     block, else 0."""
-    import ast
-
     try:
         tree = ast.parse(source)
     except SyntaxError:
