@@ -15,17 +15,18 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   ABI 6, no signals to and no abstract sockets with processes outside the sandbox. The hidden
   suites, the solutions, needle's source and other students' files are outside, hence
   unreadable;
-* a scratch folder of its own (as root): a private mount namespace with a tmpfs on the scratch
-  directory, capped in bytes and in files (inodes), gone with the worker; another worker's or
-  the grader's files never share its space;
+* a scratch folder of its own: a private mount namespace with a tmpfs on the scratch directory,
+  capped in bytes and in files (inodes), gone with the worker; another worker's or the grader's
+  files never share its space; an ordinary user's worker makes a user namespace to own it, where
+  the kernel allows;
 * seccomp (x86_64): no new processes and no threads (every ``clone``), no exec, no sockets, no
   ptrace, no signals to other processes, no signal handlers, no ``prctl``, no raising of limits,
   no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
   priority (a worker could otherwise pin or starve the grader and its neighbours), nothing every
   worker shares (System V IPC, message queues, file locks, file watches, free memory and space,
   the page cache's state, files' metadata: each a channel between workers), no x32 system calls;
-* as root, an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any
-  process's count of open files.
+* an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
+  count of open files.
 """
 from __future__ import annotations
 
@@ -385,21 +386,29 @@ def apply_seccomp() -> bool:
 
 
 # --- the scratch folder ----------------------------------------------------------------------
-CLONE_NEWNS = 0x00020000
+CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
 SCRATCH_BYTES = 64 * 1024 * 1024
 SCRATCH_FILES = 4096
 
 
 def private_scratch(scratch: str, uid: int) -> bool:
-    """As root: a mount namespace of this process's own, with a tmpfs of ``SCRATCH_BYTES`` and
-    ``SCRATCH_FILES`` inodes on ``scratch`` owned by ``uid``, and an empty read-only /proc. It
-    disappears with the process."""
-    if os.geteuid() != 0 or sys.platform != "linux":
+    """A mount namespace of this process's own, with a tmpfs of ``SCRATCH_BYTES`` and
+    ``SCRATCH_FILES`` inodes on ``scratch`` owned by ``uid`` (an ordinary user: itself), and an
+    empty read-only /proc. It disappears with the process. As root the namespace is the host's
+    user namespace's; an ordinary user makes a user namespace of its own to own it, where the
+    kernel lets it (``_own_user_namespace``): otherwise there is none, and the grader watches the
+    scratch."""
+    if sys.platform != "linux":
         return False
     _libc.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-    if _libc.unshare(CLONE_NEWNS) != 0:
+    if os.geteuid() == 0:
+        if _libc.unshare(CLONE_NEWNS) != 0:
+            return False
+    elif not _own_user_namespace():
         return False
+    else:
+        uid = os.geteuid()
     if _libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None) != 0:
         return False
     options = f"size={SCRATCH_BYTES},nr_inodes={SCRATCH_FILES},mode=0700,uid={uid},gid={uid}".encode()
@@ -410,6 +419,28 @@ def private_scratch(scratch: str, uid: int) -> bool:
     # reads /proc; the grader reads the worker's from its own namespace.
     return _libc.mount(b"tmpfs", b"/proc", b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY,
                        b"size=4k,nr_inodes=1,mode=0555") == 0
+
+
+_IN_OWN_USER_NAMESPACE = False
+
+
+def _own_user_namespace() -> bool:
+    """As an ordinary user: a user namespace and a mount namespace of this process's own, its user
+    and group mapped to themselves (files keep their owners). In it the process holds every
+    capability, over that namespace only, until ``apply`` drops them. False where the kernel
+    refuses unprivileged user namespaces."""
+    global _IN_OWN_USER_NAMESPACE
+    uid, gid = os.geteuid(), os.getegid()
+    if _libc.unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0:
+        return False
+    _IN_OWN_USER_NAMESPACE = True  # from here on it holds capabilities there: apply drops them
+    try:
+        for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+            with open(f"/proc/self/{name}", "w") as f:
+                f.write(text)
+    except OSError:
+        return False
+    return True
 
 
 def release_free_memory() -> None:
@@ -438,6 +469,7 @@ def apply(scratch: str, worker_uid: int | None) -> dict:
     LIBRARY_FDS.clear()
     enforced["unprivileged"] = become_unprivileged(NOBODY if worker_uid is None else worker_uid)
     die_with_parent()  # after the change of user, which clears it
-    enforced["capabilities_dropped"] = drop_capabilities() if os.geteuid() == 0 else True
+    # root's, and those an ordinary user holds in a user namespace of its own (private_scratch)
+    enforced["capabilities_dropped"] = drop_capabilities() if os.geteuid() == 0 or _IN_OWN_USER_NAMESPACE else True
     enforced["seccomp"] = apply_seccomp()
     return enforced
