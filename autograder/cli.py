@@ -128,8 +128,9 @@ def grade(course: Course, args) -> int:
     assignment = _assignment(course, args.assignment)
     gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
-        return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist "
-                     "(to regrade one student of a course root: grade ROOT --student NAME --gradebook)")
+        return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist: "
+                     "run make release (nbgrader generate_assignment) in the course root first, and to regrade one "
+                     "student of it: grade ROOT --student NAME --gradebook")
     if gradebook is not None:
         from .export.gradebook import check_assignment
         try:

@@ -49,7 +49,7 @@ def timed(cmd, cwd):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=4)
     args = parser.parse_args()
     require_kernel()

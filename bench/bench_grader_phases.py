@@ -65,7 +65,7 @@ def one(notebook: str, zygote) -> dict:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("notebooks", nargs="*")
     args = parser.parse_args()
@@ -78,7 +78,9 @@ def main():
     finally:
         zygote.close()
     keys = list(next(iter(rows.values()))[0])
-    print(f"{'notebook':24}" + "".join(f"{k[:22]:>24}" for k in keys))
+    for n, k in enumerate(keys, 1):  # the columns' names in full, then numbered headers that fit
+        print(f"({n}) {k}")
+    print(f"{'notebook':24}" + "".join(f"{f'({n})':>24}" for n in range(1, len(keys) + 1)))
     sums = defaultdict(float)
     for nb, runs in rows.items():
         medians = {k: statistics.median(r[k] for r in runs) for k in keys}

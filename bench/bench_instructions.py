@@ -70,7 +70,7 @@ def count(name: str, steps: int) -> int:
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--run", help=argparse.SUPPRESS)  # inside valgrind: run one contender
     args = parser.parse_args()

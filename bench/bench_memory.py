@@ -42,7 +42,7 @@ def held(loop, n):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plot", default=None, help="write a PNG of memory against iterations")
     args = parser.parse_args()
     steps = [0, 1000, 2000, 5000, 10000]

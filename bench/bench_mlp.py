@@ -87,7 +87,7 @@ def torch_step_fn(torch, X, y, model):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--inner", type=int, default=20)
     parser.add_argument("--against", metavar="REV", help="also time needle as of this git revision")

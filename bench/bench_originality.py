@@ -160,7 +160,7 @@ def timed_main(assignment: Assignment, work: Path, processes: int) -> tuple[floa
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--students", type=int, default=500)
     parser.add_argument("--notebooks", type=int, default=7)
     args = parser.parse_args()

@@ -45,7 +45,7 @@ def torch_chain(torch, n_ops):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ops", type=int, default=2000)
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--inner", type=int, default=3)

@@ -37,7 +37,7 @@ def drawing_of(w):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", type=int, default=10_000)
     parser.add_argument("--baseline-steps", type=int, default=100)
     parser.add_argument("--repeats", type=int, default=7)
