@@ -107,6 +107,14 @@ def _opened():
     tries.append(lambda: _syscall(187, _lib, 0, 4096))                        # readahead
     tries.append(lambda: _syscall(28, _mapped, 4096, 3))                      # madvise(MADV_WILLNEED)
     tries.append(lambda: _syscall(27, _anon, 4096, ctypes.create_string_buffer(1)))  # mincore
+    # round 7: the user's keyring (outlives the run), a futex keyed by a mapped file's page (shared by
+    # every worker that maps it), another process's CPU clock, pipe pages counted per user
+    tries.append(lambda: _syscall(248, b"user", b"needle-threat", b"x", 1, -4))  # add_key to the user keyring
+    tries.append(lambda: _syscall(249, b"user", b"needle-threat", None, 0))      # request_key
+    tries.append(lambda: _syscall(202, _mapped, 1, 1, None, None, 0))            # futex(FUTEX_WAKE), shared
+    tries.append(lambda: _syscall(228, (~1 << 3) | 2, ctypes.create_string_buffer(16)))  # pid 1's CPU clock
+    _pipe = os.pipe()
+    tries.append(lambda: _fcntl.fcntl(_pipe[1], 1031, 1 << 20))                 # F_SETPIPE_SZ
     tries.append(lambda: os.chmod(".", 0o700))
     tries.append(lambda: os.utime("."))
     tries.append(lambda: os.setxattr(".", "user.needle", b"1"))

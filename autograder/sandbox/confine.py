@@ -24,7 +24,9 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
   priority (a worker could otherwise pin or starve the grader and its neighbours), nothing every
   worker shares (System V IPC, message queues, file locks, file watches, free memory and space,
-  the page cache's state, files' metadata: each a channel between workers), no x32 system calls;
+  the page cache's state, files' metadata, the keyring, shared futexes, other processes' CPU
+  clocks, pipe sizes: each a channel between workers), no x32 system calls. A denylist: a system
+  call newer than it is allowed until listed;
 * an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
   count of open files.
 """
@@ -77,7 +79,11 @@ SYS = dict(
     chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, chown=92, fchown=93, lchown=94, fchownat=260,
     utime=132, utimes=235, futimesat=261, utimensat=280, setxattr=188, lsetxattr=189, fsetxattr=190,
     removexattr=197, lremovexattr=198, fremovexattr=199, setxattrat=463, removexattrat=466,
+    add_key=248, request_key=249, futex=202, futex_waitv=449, futex_wake=454, futex_wait=455, futex_requeue=456,
+    clock_gettime=228, clock_getres=229, clock_nanosleep=230, file_getattr=468, file_setattr=469,
+    open_tree_attr=467, statmount=457, listmount=458,
 )
+FUTEX_PRIVATE_FLAG = 128  # a futex of this process's memory only, not keyed by a shared file's page
 # madvise's advice that loads or drops a file's pages in the page cache every process shares (the
 # rest, as numpy's and malloc's DONTNEED, FREE, HUGEPAGE, concern the process's own memory)
 MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE = 3, 20, 21, 22, 23
@@ -86,8 +92,11 @@ SHARED_MADVISE = (MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MA
 # description ones), leases and directory notifications. The rest (F_GETFL, F_SETFD, ...) are the
 # process's own and stay allowed.
 F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 5, 6, 7, 36, 37, 38
-F_SETLEASE, F_GETLEASE, F_NOTIFY = 1024, 1025, 1026
-SHARED_FCNTL = (F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY)
+F_SETLEASE, F_GETLEASE, F_NOTIFY, F_SETPIPE_SZ = 1024, 1025, 1026, 1031
+# F_SETPIPE_SZ: the kernel counts pipe pages per user, so how far a worker can grow its own pipes
+# read another's usage (red team, round 7)
+SHARED_FCNTL = (F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY,
+                F_SETPIPE_SZ)
 X32_SYSCALL_BIT = 0x40000000
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
@@ -304,7 +313,7 @@ def apply_landlock(scratch: Path) -> dict:
 
 
 # --- seccomp ---------------------------------------------------------------------------------
-_LD_W_ABS, _JEQ, _JGE, _RET = 0x20, 0x15, 0x35, 0x06
+_LD_W_ABS, _JEQ, _JGE, _AND, _RET = 0x20, 0x15, 0x35, 0x54, 0x06
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
 _EPERM, _ENOSYS = 0x00050000 | 1, 0x00050000 | 38
 _ARCH_X86_64 = 0xC000003E
@@ -339,7 +348,12 @@ DENIED = (
     # break the batch.
     "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
     "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
-    "fremovexattr", "setxattrat", "removexattrat",
+    "fremovexattr", "setxattrat", "removexattrat", "file_getattr", "file_setattr", "open_tree_attr",
+    # Round 7: keys in the user's keyring outlive the worker and the run (needle's walk carried as
+    # key names into a later run); futex2's calls take their flags in memory, where the filter
+    # cannot see whether a futex is private (a futex on a mapped file is shared by every worker
+    # that maps it: futex itself is allowed below only when private); the mounts' list.
+    "add_key", "request_key", "futex_waitv", "futex_wake", "futex_wait", "futex_requeue", "statmount", "listmount",
 )
 
 
@@ -367,6 +381,15 @@ def seccomp_program(pid: int) -> bytes:
     p += [_insn(_JEQ, SYS["madvise"], 0, n + 3), _insn(_LD_W_ABS, 32)]
     p += [_insn(_JEQ, advice, n - i, 0) for i, advice in enumerate(SHARED_MADVISE)]
     p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    # futex(uaddr, op, ...): only private ones (FUTEX_PRIVATE_FLAG in op), as glibc and Python's locks use
+    p += [_insn(_JEQ, SYS["futex"], 0, 5), _insn(_LD_W_ABS, 24), _insn(_AND, FUTEX_PRIVATE_FLAG),
+          _insn(_JEQ, FUTEX_PRIVATE_FLAG, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    # clock_gettime, clock_getres, clock_nanosleep(clock, ...): no negative clock, which names another
+    # process's CPU clock (read to the nanosecond by any process: a counter between two workers);
+    # this process's own are CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID
+    for name in ("clock_gettime", "clock_getres", "clock_nanosleep"):
+        p += [_insn(_JEQ, SYS[name], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM),
+              _insn(_RET, _ALLOW)]
     # tgkill(tgid, tid, sig): only this process
     p += [_insn(_JEQ, SYS["tgkill"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
     p += [_insn(_RET, _ALLOW)]
