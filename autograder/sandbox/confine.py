@@ -361,37 +361,48 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("HBBI", code, jt, jf, k & 0xFFFFFFFF)
 
 
+def _arg(i: int) -> int:
+    """Where the filter reads system call argument ``i``: the low half of it (an int's all)."""
+    return 16 + 8 * i
+
+
+def _on(name: str, block: list[bytes]) -> list[bytes]:
+    """``block``, whose every path ends in a return, for the call ``name``; any other call jumps
+    past it, the length counted here rather than by hand."""
+    return [_insn(_JEQ, SYS[name], 0, len(block))] + block
+
+
+def _refused_if_in(arg: int, values: tuple) -> list[bytes]:
+    """Refused when argument ``arg`` is one of ``values``, else allowed."""
+    n = len(values)
+    return ([_insn(_LD_W_ABS, _arg(arg))] + [_insn(_JEQ, v, n - i, 0) for i, v in enumerate(values)]
+            + [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
+
+
 def seccomp_program(pid: int) -> bytes:
     p = [_insn(_LD_W_ABS, 4), _insn(_JEQ, _ARCH_X86_64, 1, 0), _insn(_RET, _KILL), _insn(_LD_W_ABS, 0)]
     # x32 system calls carry the x86_64 architecture and their number plus X32_SYSCALL_BIT: on a
     # kernel built with x32, each refused call below would pass under that other number
     p += [_insn(_JGE, X32_SYSCALL_BIT, 0, 1), _insn(_RET, _EPERM)]
     for name in DENIED:
-        p += [_insn(_JEQ, SYS[name], 0, 1), _insn(_RET, _EPERM)]
-    p += [_insn(_JEQ, SYS["clone3"], 0, 1), _insn(_RET, _ENOSYS)]  # glibc then tries clone: refused
+        p += _on(name, [_insn(_RET, _EPERM)])
+    p += _on("clone3", [_insn(_RET, _ENOSYS)])  # glibc then tries clone: refused
     # kill(pid, sig): only this process (or its own group, pid 0)
-    p += [_insn(_JEQ, SYS["kill"], 0, 5), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 2, 0), _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)]
-    # fcntl(fd, cmd, ...): not the commands in SHARED_FCNTL (cmd is an int: the low half of the argument)
-    n = len(SHARED_FCNTL)
-    p += [_insn(_JEQ, SYS["fcntl"], 0, n + 3), _insn(_LD_W_ABS, 24)]
-    p += [_insn(_JEQ, cmd, n - i, 0) for i, cmd in enumerate(SHARED_FCNTL)]
-    p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
-    # madvise(addr, length, advice): not the advice in SHARED_MADVISE (an int: the low half)
-    n = len(SHARED_MADVISE)
-    p += [_insn(_JEQ, SYS["madvise"], 0, n + 3), _insn(_LD_W_ABS, 32)]
-    p += [_insn(_JEQ, advice, n - i, 0) for i, advice in enumerate(SHARED_MADVISE)]
-    p += [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    p += _on("kill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 2, 0), _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM),
+                      _insn(_RET, _ALLOW)])
+    # fcntl(fd, cmd, ...): not the commands in SHARED_FCNTL; madvise(addr, length, advice): not SHARED_MADVISE
+    p += _on("fcntl", _refused_if_in(1, SHARED_FCNTL))
+    p += _on("madvise", _refused_if_in(2, SHARED_MADVISE))
     # futex(uaddr, op, ...): only private ones (FUTEX_PRIVATE_FLAG in op), as glibc and Python's locks use
-    p += [_insn(_JEQ, SYS["futex"], 0, 5), _insn(_LD_W_ABS, 24), _insn(_AND, FUTEX_PRIVATE_FLAG),
-          _insn(_JEQ, FUTEX_PRIVATE_FLAG, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    p += _on("futex", [_insn(_LD_W_ABS, _arg(1)), _insn(_AND, FUTEX_PRIVATE_FLAG), _insn(_JEQ, FUTEX_PRIVATE_FLAG, 0, 1),
+                       _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
     # clock_gettime, clock_getres, clock_nanosleep(clock, ...): no negative clock, which names another
     # process's CPU clock (read to the nanosecond by any process: a counter between two workers);
     # this process's own are CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID
     for name in ("clock_gettime", "clock_getres", "clock_nanosleep"):
-        p += [_insn(_JEQ, SYS[name], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM),
-              _insn(_RET, _ALLOW)]
+        p += _on(name, [_insn(_LD_W_ABS, _arg(0)), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)])
     # tgkill(tgid, tid, sig): only this process
-    p += [_insn(_JEQ, SYS["tgkill"], 0, 4), _insn(_LD_W_ABS, 16), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)]
+    p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
     p += [_insn(_RET, _ALLOW)]
     return b"".join(p)
 
