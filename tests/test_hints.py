@@ -75,17 +75,17 @@ def test_a_notebook_shows_the_hint_under_the_traceback_and_still_fails():
     """In a real kernel: `import needle` installs the hints; the cell still counts as an error."""
     import nbclient
     import nbformat
+    from kernels import run_notebook
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell("import needle as ndl\ndef f(t):\n    return t.op.inputs"),
                 nbformat.v4.new_code_cell("f(ndl.Tensor([1.0]))")]
-    client = nbclient.NotebookClient(nb, kernel_name="python3", allow_errors=True, timeout=120)
-    client.execute()
+    run_notebook(nb, allow_errors=True, timeout=120)
     outputs = nb.cells[1].outputs
     assert outputs[0]["output_type"] == "error" and outputs[0]["ename"] == "AttributeError"
     assert any("hint: at line 3 of your cell, in `def f(t):`" in o.get("text", "") for o in outputs)
     with pytest.raises(nbclient.exceptions.CellExecutionError):
-        nbclient.NotebookClient(nb, kernel_name="python3", timeout=120).execute()
+        run_notebook(nb, timeout=120)
 
 
 # --- the audit's raised-error hints: each names the mistake the line shows ----------------------------

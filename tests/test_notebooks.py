@@ -11,6 +11,7 @@ from autograder.check.selfcheck import stub
 from autograder.course import task_of
 from autograder.suiterun import collect_tests
 from conftest import ASSIGNMENTS, LECTURE8, NOTEBOOKS, ROOT, notebook_id
+from kernels import run_notebook
 
 EXPECTED = [
     "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_parameters", "05_optimizer_training",
@@ -157,9 +158,36 @@ def test_release_is_in_sync_with_nbgrader(assignment, release_of):
 
 
 def _execute(nb, cwd):
-    client = NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(cwd)}})
-    client.execute()
-    return nb
+    return run_notebook(nb, cwd)
+
+
+@pytest.mark.slow
+def test_a_kernel_whose_port_was_taken_starts_again_on_new_ports(tmp_path, monkeypatch):
+    """The first kernel is given a port another socket holds, as a kernel started at the same moment
+    by another test process can: it dies at start, and run_notebook starts one on new ports."""
+    import socket
+
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    made = []
+    create = NotebookClient.create_kernel_manager
+
+    def first_on_a_taken_port(client):
+        km = create(client)
+        if not made:
+            km.cache_ports = False  # else jupyter_client picks every port itself
+            km.ip, km.shell_port = "127.0.0.1", taken.getsockname()[1]
+        made.append(km)
+        return km
+
+    monkeypatch.setattr(NotebookClient, "create_kernel_manager", first_on_a_taken_port)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")])
+    try:
+        run_notebook(nb, tmp_path, timeout=60)
+    finally:
+        taken.close()
+    assert len(made) == 2 and nb.cells[0].outputs[0]["text"] == "42\n"
 
 
 @pytest.mark.slow
