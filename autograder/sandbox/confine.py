@@ -19,14 +19,15 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   capped in bytes and in files (inodes), gone with the worker; another worker's or the grader's
   files never share its space; an ordinary user's worker makes a user namespace to own it, where
   the kernel allows;
-* seccomp (x86_64): no new processes and no threads (every ``clone``), no exec, no sockets, no
-  ptrace, no signals to other processes, no signal handlers, no ``prctl``, no raising of limits,
-  no mounts or namespaces, no changes to any process's CPU affinity, scheduling policy or
-  priority (a worker could otherwise pin or starve the grader and its neighbours), nothing every
-  worker shares (System V IPC, message queues, file locks, file watches, free memory and space,
-  the page cache's state, files' metadata, the keyring, shared futexes, other processes' CPU
-  clocks, pipe sizes: each a channel between workers), no x32 system calls. A denylist: a system
-  call newer than it is allowed until listed;
+* seccomp (x86_64): an allowlist (``ALLOWED``): reading and writing files and descriptors, memory,
+  and the process's own identity, time and signals; anything else gets ENOSYS, so no new
+  processes or threads, no exec, no sockets, no ptrace, no signal handlers, no ``prctl``, no
+  limits raised, no mounts or namespaces, nothing that sets another process's affinity or
+  priority, and nothing every worker shares (System V IPC, message queues, file locks, file
+  watches, free memory and space, the page cache's state, files' metadata, the keyring), nor any
+  call a later kernel adds. Argument checks on the rest: signals to this process only, fcntl
+  without locks, leases, notifications or pipe sizes, madvise without the page cache's advice,
+  private futexes only, no other process's CPU clock, ioctl's terminal requests only;
 * an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
   count of open files.
 """
@@ -59,29 +60,23 @@ MEMORY_BYTES = 2 * 1024**3
 FILE_BYTES = 8 * 1024**2
 CPU_SECONDS = 600
 
-# x86_64 system call numbers
+# x86_64 system call numbers: those the filter allows, some with arguments checked, and capset
 SYS = dict(
-    socket=41, connect=42, bind=49, socketpair=53, clone=56, fork=57, vfork=58, execve=59, kill=62,
-    ptrace=101, setrlimit=160, mount=165, umount2=166, chroot=161, pivot_root=155, tkill=200,
-    tgkill=234, keyctl=250, unshare=272, process_vm_readv=310, process_vm_writev=311, setns=308,
-    execveat=322, bpf=321, userfaultfd=323, perf_event_open=298, prlimit64=302, init_module=175,
-    finit_module=313, capset=126, io_uring_setup=425, clone3=435, open_tree=428, move_mount=429,
-    fsopen=430, rt_sigaction=13, prctl=157, rt_tgsigqueueinfo=297, rt_sigqueueinfo=129,
-    pidfd_send_signal=424, pidfd_open=434, pidfd_getfd=438, seccomp=317,
-    setpriority=141, sched_setparam=142, sched_setscheduler=144, sched_setaffinity=203, ioprio_set=251,
-    migrate_pages=256, move_pages=279, kcmp=312, sched_setattr=314, process_madvise=440,
-    shmget=29, shmat=30, shmctl=31, shmdt=67, semget=64, semop=65, semctl=66, semtimedop=220,
-    msgget=68, msgsnd=69, msgrcv=70, msgctl=71, mq_open=240, mq_unlink=241, mq_timedsend=242,
-    mq_timedreceive=243, mq_notify=244, mq_getsetattr=245,
-    fcntl=72, flock=73, inotify_init=253, inotify_add_watch=254, inotify_init1=294, fanotify_init=300,
-    fanotify_mark=301, sysinfo=99, statfs=137, fstatfs=138, ustat=136,
-    fadvise64=221, readahead=187, cachestat=451, preadv2=327, pwritev2=328, mincore=27, madvise=28,
-    chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, chown=92, fchown=93, lchown=94, fchownat=260,
-    utime=132, utimes=235, futimesat=261, utimensat=280, setxattr=188, lsetxattr=189, fsetxattr=190,
-    removexattr=197, lremovexattr=198, fremovexattr=199, setxattrat=463, removexattrat=466,
-    add_key=248, request_key=249, futex=202, futex_waitv=449, futex_wake=454, futex_wait=455, futex_requeue=456,
-    clock_gettime=228, clock_getres=229, clock_nanosleep=230, file_getattr=468, file_setattr=469,
-    open_tree_attr=467, statmount=457, listmount=458,
+    read=0, write=1, open=2, close=3, stat=4, fstat=5, lstat=6, poll=7, lseek=8, mmap=9, mprotect=10, munmap=11,
+    brk=12, rt_sigprocmask=14, rt_sigreturn=15, ioctl=16, pread64=17, pwrite64=18, readv=19, writev=20,
+    access=21, pipe=22, select=23, sched_yield=24, mremap=25, msync=26, madvise=28, dup=32, dup2=33, pause=34,
+    nanosleep=35, getitimer=36, alarm=37, setitimer=38, getpid=39, sendfile=40, exit=60, kill=62, uname=63,
+    fcntl=72, fsync=74, fdatasync=75, truncate=76, ftruncate=77, getcwd=79, chdir=80, fchdir=81, rename=82,
+    mkdir=83, rmdir=84, creat=85, link=86, unlink=87, symlink=88, readlink=89, umask=95, gettimeofday=96,
+    getrusage=98, times=100, getuid=102, getgid=104, geteuid=107, getegid=108, getppid=110, getpgrp=111,
+    getgroups=115, getresuid=118, getresgid=120, getpgid=121, getsid=124, capget=125, capset=126,
+    rt_sigpending=127, rt_sigtimedwait=128, rt_sigsuspend=130, sigaltstack=131, gettid=186, getxattr=191,
+    lgetxattr=192, fgetxattr=193, listxattr=194, llistxattr=195, flistxattr=196, time=201, futex=202,
+    sched_getaffinity=204, getdents64=217, restart_syscall=219, clock_gettime=228, clock_getres=229,
+    clock_nanosleep=230, exit_group=231, tgkill=234, openat=257, mkdirat=258, newfstatat=262, unlinkat=263,
+    renameat=264, linkat=265, symlinkat=266, readlinkat=267, faccessat=269, pselect6=270, ppoll=271,
+    fallocate=285, dup3=292, pipe2=293, renameat2=316, getrandom=318, copy_file_range=326, statx=332,
+    close_range=436, faccessat2=439,
 )
 FUTEX_PRIVATE_FLAG = 128  # a futex of this process's memory only, not keyed by a shared file's page
 # madvise's advice that loads or drops a file's pages in the page cache every process shares (the
@@ -97,7 +92,6 @@ F_SETLEASE, F_GETLEASE, F_NOTIFY, F_SETPIPE_SZ = 1024, 1025, 1026, 1031
 # read another's usage (red team, round 7)
 SHARED_FCNTL = (F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY,
                 F_SETPIPE_SZ)
-X32_SYSCALL_BIT = 0x40000000
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
 
@@ -315,46 +309,43 @@ def apply_landlock(scratch: Path) -> dict:
 # --- seccomp ---------------------------------------------------------------------------------
 _LD_W_ABS, _JEQ, _JGE, _AND, _RET = 0x20, 0x15, 0x35, 0x54, 0x06
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
-_EPERM, _ENOSYS = 0x00050000 | 1, 0x00050000 | 38
+_ERRNO = 0x00050000
+_EPERM, _ENOTTY, _ENOSYS = _ERRNO | 1, _ERRNO | 25, _ERRNO | 38
 _ARCH_X86_64 = 0xC000003E
-DENIED = (
-    "socket", "socketpair", "connect", "bind", "clone", "fork", "vfork", "execve", "execveat", "ptrace",
-    "process_vm_readv", "process_vm_writev", "setrlimit", "prlimit64", "mount", "umount2", "chroot",
-    "pivot_root", "unshare", "setns", "keyctl", "bpf", "userfaultfd", "perf_event_open", "init_module",
-    "finit_module", "tkill", "io_uring_setup", "open_tree", "move_mount", "fsopen", "rt_sigaction", "prctl",
-    "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_send_signal", "pidfd_open", "pidfd_getfd", "seccomp",
-    "setpriority", "sched_setparam", "sched_setscheduler", "sched_setaffinity", "ioprio_set", "sched_setattr",
-    "migrate_pages", "move_pages", "kcmp", "process_madvise",
-    # System V IPC and POSIX message queues: objects of the host's IPC namespace that every worker
-    # (all run as one user) reaches and that outlive the worker, so one notebook's worker could hand
-    # needle's code to another's from which it was removed, or hold memory outside every limit.
-    "shmget", "shmat", "shmctl", "shmdt", "semget", "semop", "semctl", "semtimedop",
-    "msgget", "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
-    "mq_notify", "mq_getsetattr",
-    # State that every worker reads or sets, each a channel between two workers running at once (red
-    # team, round 5: locks on one byte each of /dev/null carried needle's code, marshalled, from
-    # notebook 08's worker into 09's, from which it had been removed): file locks (flock; fcntl's,
-    # refused below), watches on files another worker opens (inotify, fanotify), and the host's free
-    # memory and the file systems' free space, which another worker's allocations and files change.
-    "flock", "inotify_init", "inotify_init1", "inotify_add_watch", "fanotify_init", "fanotify_mark",
-    "sysinfo", "statfs", "fstatfs", "ustat",
-    # The page cache, which outlives every worker and grader run (red team, round 6: a worker set
-    # bits as cached pages of a large library with fadvise, a later one, another student's, read them
-    # with preadv2's RWF_NOWAIT): dropping, loading and asking without reading. Reading a page still
-    # caches it; timing reads is a slower channel, not closed (security.md).
-    "fadvise64", "readahead", "cachestat", "preadv2", "pwritev2", "mincore",
-    # Files' metadata, which Landlock does not cover: as an ordinary user every worker could change
-    # the modes, owners, times and extended attributes of the batch's folders, a channel and a way to
-    # break the batch.
-    "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat", "utime", "utimes",
-    "futimesat", "utimensat", "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr",
-    "fremovexattr", "setxattrat", "removexattrat", "file_getattr", "file_setattr", "open_tree_attr",
-    # Round 7: keys in the user's keyring outlive the worker and the run (needle's walk carried as
-    # key names into a later run); futex2's calls take their flags in memory, where the filter
-    # cannot see whether a futex is private (a futex on a mapped file is shared by every worker
-    # that maps it: futex itself is allowed below only when private); the mounts' list.
-    "add_key", "request_key", "futex_waitv", "futex_wake", "futex_wait", "futex_requeue", "statmount", "listmount",
+# An allowlist: the system calls a worker makes, traced over every notebook's solution, mistake
+# fixture and threat submission as the grader runs them (docs/security.md: how to trace again), and
+# the calls of the same kinds that honest Python code may make beside them (shutil's copies, os.stat
+# of any kind). Each reaches only this process, its memory and its descriptors, or files Landlock
+# lets it open. Any other call, known or added to a later kernel, gets ENOSYS ("not implemented"), as
+# on a kernel without it: glibc then falls back to an older call where it has one (clone3 to clone,
+# itself refused). The denylist this replaced was found short three times by the red team (file
+# locks, the page cache, the keyring, shared futexes: each a channel between workers).
+ALLOWED = (
+    # files and descriptors (which files: Landlock's rules)
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "open", "openat", "creat",
+    "stat", "fstat", "lstat", "newfstatat", "statx", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
+    "getdents64", "getcwd", "chdir", "fchdir", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename",
+    "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "truncate", "ftruncate", "fsync",
+    "fdatasync", "fallocate", "sendfile", "copy_file_range", "getxattr", "lgetxattr", "fgetxattr", "listxattr",
+    "llistxattr", "flistxattr", "dup", "dup2", "dup3", "pipe", "pipe2", "close_range", "select", "pselect6",
+    "poll", "ppoll",
+    # memory
+    "mmap", "munmap", "mremap", "mprotect", "brk", "msync",
+    # the process itself: who it is, its time and its own signals
+    "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getresuid",
+    "getresgid", "getpgrp", "getpgid", "getsid", "getrusage", "times", "uname", "umask", "getrandom",
+    "sched_yield", "sched_getaffinity", "nanosleep", "gettimeofday", "time", "alarm", "setitimer", "getitimer",
+    "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause",
+    "sigaltstack", "restart_syscall", "exit", "exit_group", "capget",
 )
+# Allowed only with some arguments (seccomp_program): kill and tgkill to this process; fcntl but
+# SHARED_FCNTL; madvise but SHARED_MADVISE; futex when private; the clocks but another process's CPU
+# clock; ioctl's commands in TERMINAL_IOCTL.
+# ioctl's commands Python itself issues on any descriptor: TCGETS (isatty, open()), TIOCGWINSZ
+# (os.get_terminal_size), FIONREAD, FIONBIO, FIONCLEX and FIOCLEX (os.set_inheritable). Any other
+# gets ENOTTY, the answer for a descriptor the command does not apply to.
+TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX = 0x5401, 0x5413, 0x541B, 0x5421, 0x5450, 0x5451
+TERMINAL_IOCTL = (TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, FIONCLEX, FIOCLEX)
 
 
 def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
@@ -372,24 +363,27 @@ def _on(name: str, block: list[bytes]) -> list[bytes]:
     return [_insn(_JEQ, SYS[name], 0, len(block))] + block
 
 
+def _returns(values: tuple, inside: int, otherwise: int) -> list[bytes]:
+    """Returns ``inside`` when the accumulator is one of ``values``, else ``otherwise``."""
+    n = len(values)
+    assert n < 256, "a jump reaches at most 255 instructions"
+    return [_insn(_JEQ, v, n - i, 0) for i, v in enumerate(values)] + [_insn(_RET, otherwise), _insn(_RET, inside)]
+
+
 def _refused_if_in(arg: int, values: tuple) -> list[bytes]:
     """Refused when argument ``arg`` is one of ``values``, else allowed."""
-    n = len(values)
-    return ([_insn(_LD_W_ABS, _arg(arg))] + [_insn(_JEQ, v, n - i, 0) for i, v in enumerate(values)]
-            + [_insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
+    return [_insn(_LD_W_ABS, _arg(arg))] + _returns(values, _EPERM, _ALLOW)
 
 
 def seccomp_program(pid: int) -> bytes:
+    # x32 system calls carry the x86_64 architecture and their number plus 0x40000000: no such number
+    # is allowed below, so they are refused as unlisted calls are
     p = [_insn(_LD_W_ABS, 4), _insn(_JEQ, _ARCH_X86_64, 1, 0), _insn(_RET, _KILL), _insn(_LD_W_ABS, 0)]
-    # x32 system calls carry the x86_64 architecture and their number plus X32_SYSCALL_BIT: on a
-    # kernel built with x32, each refused call below would pass under that other number
-    p += [_insn(_JGE, X32_SYSCALL_BIT, 0, 1), _insn(_RET, _EPERM)]
-    for name in DENIED:
-        p += _on(name, [_insn(_RET, _EPERM)])
-    p += _on("clone3", [_insn(_RET, _ENOSYS)])  # glibc then tries clone: refused
     # kill(pid, sig): only this process (or its own group, pid 0)
     p += _on("kill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 2, 0), _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM),
                       _insn(_RET, _ALLOW)])
+    # tgkill(tgid, tid, sig): only this process
+    p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
     # fcntl(fd, cmd, ...): not the commands in SHARED_FCNTL; madvise(addr, length, advice): not SHARED_MADVISE
     p += _on("fcntl", _refused_if_in(1, SHARED_FCNTL))
     p += _on("madvise", _refused_if_in(2, SHARED_MADVISE))
@@ -401,10 +395,9 @@ def seccomp_program(pid: int) -> bytes:
     # this process's own are CLOCK_PROCESS_CPUTIME_ID and CLOCK_THREAD_CPUTIME_ID
     for name in ("clock_gettime", "clock_getres", "clock_nanosleep"):
         p += _on(name, [_insn(_LD_W_ABS, _arg(0)), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)])
-    # tgkill(tgid, tid, sig): only this process
-    p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
-    p += [_insn(_RET, _ALLOW)]
-    return b"".join(p)
+    # ioctl(fd, request, ...): the requests in TERMINAL_IOCTL
+    p += _on("ioctl", [_insn(_LD_W_ABS, _arg(1))] + _returns(TERMINAL_IOCTL, _ALLOW, _ENOTTY))
+    return b"".join(p + _returns(tuple(SYS[name] for name in ALLOWED), _ALLOW, _ENOSYS))
 
 
 def apply_seccomp() -> bool:
