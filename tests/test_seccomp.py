@@ -28,7 +28,8 @@ X32_SYSCALL_BIT = 0x40000000
 # Every call the red team used or the denylist before the allowlist refused (x86_64 numbers): each a
 # new process or thread, exec, a socket, ptrace, a signal handler, prctl, a limit, a mount or
 # namespace, another process's scheduling, or state every worker shares (IPC, locks, watches, free
-# memory and space, the page cache, files' metadata, the keyring, futex2, the mounts' list).
+# memory and space, the page cache, files' metadata, the keyring, futex2, the mounts' list, a pipe's
+# inode number: round 8).
 RED_TEAM_CALLS = dict(
     socket=41, socketpair=53, connect=42, bind=49, clone=56, fork=57, vfork=58, execve=59, execveat=322, ptrace=101,
     process_vm_readv=310, process_vm_writev=311, setrlimit=160, prlimit64=302, mount=165, umount2=166, chroot=161,
@@ -46,7 +47,7 @@ RED_TEAM_CALLS = dict(
     futimesat=261, utimensat=280, setxattr=188, lsetxattr=189, fsetxattr=190, removexattr=197, lremovexattr=198,
     fremovexattr=199, setxattrat=463, removexattrat=466, file_getattr=468, file_setattr=469, open_tree_attr=467,
     add_key=248, request_key=249, futex_waitv=449, futex_wake=454, futex_wait=455, futex_requeue=456,
-    statmount=457, listmount=458, clone3=435,
+    statmount=457, listmount=458, clone3=435, pipe=22, pipe2=293,
 )
 ARGUMENTS_CHECKED = {"kill", "tgkill", "fcntl", "madvise", "futex", "clock_gettime", "clock_getres", "clock_nanosleep", "ioctl"}
 
@@ -100,8 +101,11 @@ def test_system_call_numbers_match_the_kernel_headers():
     known = {**confine.SYS, **RED_TEAM_CALLS}
     assert {name: nr for name, nr in known.items() if name in numbers and numbers[name] != nr} == {}
 
-ALLOWED_FCNTL = (0, 1, 2, 3, 4, 8, 9, 1030, 1032, 1033)  # F_DUPFD ... F_GETFL, F_SETFL, F_SETOWN, F_DUPFD_CLOEXEC, ...
-ALLOWED_MADVISE = (0, 1, 2, 4, 8, 14)  # NORMAL, RANDOM, SEQUENTIAL, DONTNEED, FREE, HUGEPAGE
+# Commands and advice a worker must not give, each a channel the red teams used or state another
+# process sees: record locks, OFD locks, leases, notifications, F_SETOWN/F_SETSIG, pipe resizing,
+# read/write hints (on the inode: round 8), seals; the page cache's advice, KSM, collapse.
+REFUSED_FCNTL = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026, 8, 9, 10, 11, 15, 16, 1031, 1033, 1034, 1035, 1036, 1037, 1038)
+REFUSED_MADVISE = (3, 9, 12, 13, 20, 21, 22, 23, 25, 100, 101, 102, 103)
 
 
 def errors_under_the_filter(calls: list[tuple[str, int, tuple]]) -> list[int]:
@@ -135,16 +139,23 @@ def errors_under_the_filter(calls: list[tuple[str, int, tuple]]) -> list[int]:
     return [int(x) for x in text.split(",")]
 
 
-def test_fcntl_commands_and_madvise_advice_are_refused_exactly_as_listed():
+def test_fcntl_commands_and_madvise_advice_are_allowed_exactly_as_listed():
     bad_fd, bad_address = -1, ctypes.c_void_p(1)  # the kernel refuses both itself, when asked
-    calls = [(f"fcntl {cmd}", confine.SYS["fcntl"], (bad_fd, cmd, 0)) for cmd in confine.SHARED_FCNTL + ALLOWED_FCNTL]
+    calls = [(f"fcntl {cmd}", confine.SYS["fcntl"], (bad_fd, cmd, 0)) for cmd in REFUSED_FCNTL + confine.OWN_FCNTL]
     calls += [(f"madvise {advice}", confine.SYS["madvise"], (bad_address, 4096, advice))
-              for advice in confine.SHARED_MADVISE + ALLOWED_MADVISE]
+              for advice in REFUSED_MADVISE + confine.OWN_MADVISE]
     got = dict(zip((name for name, _, _ in calls), errors_under_the_filter(calls)))
-    refused = [f"fcntl {c}" for c in confine.SHARED_FCNTL] + [f"madvise {a}" for a in confine.SHARED_MADVISE]
+    refused = [f"fcntl {c}" for c in REFUSED_FCNTL] + [f"madvise {a}" for a in REFUSED_MADVISE]
     assert all(got[name] == errno.EPERM for name in refused), got
-    allowed = [f"fcntl {c}" for c in ALLOWED_FCNTL] + [f"madvise {a}" for a in ALLOWED_MADVISE]
+    allowed = [f"fcntl {c}" for c in confine.OWN_FCNTL] + [f"madvise {a}" for a in confine.OWN_MADVISE]
     assert all(got[name] not in (0, errno.EPERM) for name in allowed), got  # the kernel's own answer
+    assert not set(REFUSED_FCNTL) & set(confine.OWN_FCNTL) and not set(REFUSED_MADVISE) & set(confine.OWN_MADVISE)
+    program = confine.seccomp_program(4242)  # and every other command or advice, up to 2,047
+    for cmd in range(2048):
+        expected = 0x7FFF0000 if cmd in confine.OWN_FCNTL else 0x00050000 | errno.EPERM
+        assert run_filter(program, confine.SYS["fcntl"], (0, cmd)) == expected, f"fcntl {cmd}"
+        expected = 0x7FFF0000 if cmd in confine.OWN_MADVISE else 0x00050000 | errno.EPERM
+        assert run_filter(program, confine.SYS["madvise"], (0, 4096, cmd)) == expected, f"madvise {cmd}"
 
 
 def test_every_call_the_red_team_used_and_its_x32_twin_are_not_implemented():

@@ -83,28 +83,28 @@ def _opened():
     tries.append(lambda: _syscall(240, b"/needle-threat", 0o100 | 0o2, 0o600, None))  # mq_open(O_CREAT | O_RDWR)
     # state every worker shares, a channel between two running at once (red team, round 5: locks on
     # /dev/null carried needle's code from 08's worker into 09's): locks, watches, free memory and space
-    _null = os.open("/dev/null", os.O_RDONLY)
+    _own = os.open("probe.bin", os.O_RDWR | os.O_CREAT)  # a file of the worker's own scratch
+    os.write(_own, bytes(4096))
     _fcntl = __import__("fcntl")
     _lock = __import__("struct").pack("hhqqi4x", _fcntl.F_RDLCK, 0, 0x5EED, 1, 0)
-    tries.append(lambda: _fcntl.flock(_null, _fcntl.LOCK_SH | _fcntl.LOCK_NB))
-    tries.append(lambda: _fcntl.fcntl(_null, _fcntl.F_SETLK, _lock))
-    tries.append(lambda: _fcntl.fcntl(_null, _fcntl.F_GETLK, _lock))
-    tries.append(lambda: _fcntl.fcntl(_null, 37, _lock))                       # F_OFD_SETLK
+    tries.append(lambda: _fcntl.flock(_own, _fcntl.LOCK_SH | _fcntl.LOCK_NB))
+    tries.append(lambda: _fcntl.fcntl(_own, _fcntl.F_SETLK, _lock))
+    tries.append(lambda: _fcntl.fcntl(_own, _fcntl.F_GETLK, _lock))
+    tries.append(lambda: _fcntl.fcntl(_own, 37, _lock))                        # F_OFD_SETLK
     tries.append(lambda: _syscall(294, 0))                                      # inotify_init1
     tries.append(lambda: _syscall(99, ctypes.create_string_buffer(256)))        # sysinfo: the host's free memory
     tries.append(lambda: os.statvfs("."))                                       # statfs: the disk's free space
-    tries.append(lambda: _syscall(0x40000000 | 73, _null, 1 | 4))               # flock, as an x32 call
+    tries.append(lambda: _syscall(0x40000000 | 73, _own, 1 | 4))                # flock, as an x32 call
     # the page cache every process shares and that outlives the worker (red team, round 6: bits as
     # cached pages of a large library, set by fadvise, read by preadv2's RWF_NOWAIT), and the
     # metadata of files, which Landlock does not cover (the batch's folders, as an ordinary user)
-    _lib = os.open(__import__("numpy").__file__, os.O_RDONLY)  # a file every worker may read
     _libc.mmap.restype = ctypes.c_void_p
     _libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
-    _mapped = ctypes.c_void_p(_libc.mmap(None, 4096, 1, 2, _lib, 0))            # PROT_READ, MAP_PRIVATE
+    _mapped = ctypes.c_void_p(_libc.mmap(None, 4096, 1, 1, _own, 0))            # PROT_READ, MAP_SHARED
     _anon = ctypes.c_void_p(_libc.mmap(None, 4096, 3, 0x22, -1, 0))            # MAP_PRIVATE | MAP_ANONYMOUS
-    tries.append(lambda: os.posix_fadvise(_lib, 0, 0, os.POSIX_FADV_DONTNEED))
-    tries.append(lambda: os.preadv(_lib, [bytearray(4096)], 0, os.RWF_NOWAIT))
-    tries.append(lambda: _syscall(187, _lib, 0, 4096))                        # readahead
+    tries.append(lambda: os.posix_fadvise(_own, 0, 0, os.POSIX_FADV_DONTNEED))
+    tries.append(lambda: os.preadv(_own, [bytearray(4096)], 0, os.RWF_NOWAIT))
+    tries.append(lambda: _syscall(187, _own, 0, 4096))                        # readahead
     tries.append(lambda: _syscall(28, _mapped, 4096, 3))                      # madvise(MADV_WILLNEED)
     tries.append(lambda: _syscall(27, _anon, 4096, ctypes.create_string_buffer(1)))  # mincore
     # round 7: the user's keyring (outlives the run), a futex keyed by a mapped file's page (shared by
@@ -113,8 +113,17 @@ def _opened():
     tries.append(lambda: _syscall(249, b"user", b"needle-threat", None, 0))      # request_key
     tries.append(lambda: _syscall(202, _mapped, 1, 1, None, None, 0))            # futex(FUTEX_WAKE), shared
     tries.append(lambda: _syscall(228, (~1 << 3) | 2, ctypes.create_string_buffer(16)))  # pid 1's CPU clock
-    _pipe = os.pipe()
-    tries.append(lambda: _fcntl.fcntl(_pipe[1], 1031, 1 << 20))                 # F_SETPIPE_SZ
+    tries.append(lambda: _fcntl.fcntl(3, 1031, 1 << 20))                         # F_SETPIPE_SZ, the worker's own pipe
+    # round 8: reading a library file sets its access time, which any later worker can stat (a bit
+    # per file, across runs); read/write hints an owner sets on a file's inode, read back by any
+    # process; a pipe's inode number, from one counter the machine shares; KSM and collapse advice
+    _numpy = __import__("numpy").__file__
+    tries.append(lambda: open(_numpy, "rb").read(1))
+    tries.append(lambda: os.listdir(os.path.dirname(_numpy)))
+    tries.append(lambda: _fcntl.fcntl(_own, 1036, __import__("struct").pack("Q", 2)))  # F_SET_RW_HINT
+    tries.append(lambda: os.pipe())
+    tries.append(lambda: _syscall(28, _anon, 4096, 12))                        # madvise(MADV_MERGEABLE)
+    tries.append(lambda: _syscall(28, _anon, 4096, 25))                        # madvise(MADV_COLLAPSE)
     tries.append(lambda: os.chmod(".", 0o700))
     tries.append(lambda: os.utime("."))
     tries.append(lambda: os.setxattr(".", "user.needle", b"1"))
@@ -711,6 +720,15 @@ with ndl.no_grad():
 with ndl.lazy_mode():
     (t + 1).realize_cached_data()
 ndl.autograd.live_tensor_count()
+# files in the worker's own folder: numpy's formats (.npz names its members in cp437), a memory map,
+# a copy (no file outside that folder is readable, and nothing new is read once the worker starts)
+import os, shutil, tempfile
+np.savez("weights.npz", w=np.ones(3)); np.load("weights.npz")["w"].sum()
+np.save("w.npy", np.arange(4)); np.load("w.npy")
+np.memmap("w.dat", dtype="float32", mode="w+", shape=(4,))[:] = 1
+shutil.copyfile("w.npy", "w2.npy"); os.listdir("."); os.stat("w2.npy"); os.remove("w2.npy")
+with tempfile.TemporaryDirectory(dir=".") as folder:
+    open(os.path.join(folder, "notes.txt"), "w").write("ok")
 """
 
 # stat() is not covered by Landlock, and /proc/<pid>/fd's size is that process's count of open files:
@@ -906,7 +924,8 @@ def test_a_timestamp_without_a_utc_time_costs_no_one_anything(batch):
 
 def test_harmless_code_keeps_full_marks(batch):
     """Copying, pickling, printing, numpy's helpers, warnings, dataclasses, enums, ABCs, subclasses
-    of needle's classes, lazy and no-grad modes: full marks, no flag."""
+    of needle's classes, lazy and no-grad modes, files in the worker's own folder (np.savez,
+    np.memmap, shutil.copyfile, a temporary folder): full marks, no flag."""
     assert score(batch, "benign") == points(NB1), messages(batch, "benign")
 
 

@@ -8,13 +8,12 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   processes or threads (``RLIMIT_NPROC`` 0);
 * no capabilities and ``no_new_privs``; the worker dies with its parent (``PDEATHSIG``), a
   setting it cannot undo (seccomp refuses ``prctl``);
-* Landlock (kernel >= 5.13): read-only access to the standard library (graphlib aside), numpy
-  and the system's shared libraries, not to the grader or needle (both are already loaded:
-  nothing of them is read again) or any other installed package (scipy, scikit-learn),
-  read-write access to the scratch directory, nothing else; no TCP; since
-  ABI 6, no signals to and no abstract sockets with processes outside the sandbox. The hidden
-  suites, the solutions, needle's source and other students' files are outside, hence
-  unreadable;
+* Landlock (kernel >= 5.13): read-write access to the scratch directory and nothing else: no
+  file outside it is readable (numpy, the standard library and needle were loaded by the zygote
+  and are not read again; a worker reading a shared library file set its access time, a bit any
+  later worker could stat: red team, round 8), so neither are the hidden suites, the solutions,
+  needle's source or other students' files; no TCP; since ABI 6, no signals to and no abstract
+  sockets with processes outside the sandbox;
 * a scratch folder of its own: a private mount namespace with a tmpfs on the scratch directory,
   capped in bytes and in files (inodes), gone with the worker; another worker's or the grader's
   files never share its space; an ordinary user's worker makes a user namespace to own it, where
@@ -25,25 +24,21 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   limits raised, no mounts or namespaces, nothing that sets another process's affinity or
   priority, and nothing every worker shares (System V IPC, message queues, file locks, file
   watches, free memory and space, the page cache's state, files' metadata, the keyring), nor any
-  call a later kernel adds. Argument checks on the rest: signals to this process only, fcntl
-  without locks, leases, notifications or pipe sizes, madvise without the page cache's advice,
-  private futexes only, no other process's CPU clock, ioctl's terminal requests only;
+  call a later kernel adds. Argument checks on the rest: signals to this process only, fcntl's
+  and madvise's commands that concern the process's own descriptors and memory only, private
+  futexes only, no other process's CPU clock, ioctl's terminal requests only;
 * an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
   count of open files.
 """
 from __future__ import annotations
 
 import ctypes
-import functools
 import os
 import platform
 import resource
 import struct
 import sys
-import sysconfig
 from pathlib import Path
-
-from ..importable import WITHHELD
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -64,7 +59,7 @@ CPU_SECONDS = 600
 SYS = dict(
     read=0, write=1, open=2, close=3, stat=4, fstat=5, lstat=6, poll=7, lseek=8, mmap=9, mprotect=10, munmap=11,
     brk=12, rt_sigprocmask=14, rt_sigreturn=15, ioctl=16, pread64=17, pwrite64=18, readv=19, writev=20,
-    access=21, pipe=22, select=23, sched_yield=24, mremap=25, msync=26, madvise=28, dup=32, dup2=33, pause=34,
+    access=21, select=23, sched_yield=24, mremap=25, msync=26, madvise=28, dup=32, dup2=33, pause=34,
     nanosleep=35, getitimer=36, alarm=37, setitimer=38, getpid=39, sendfile=40, exit=60, kill=62, uname=63,
     fcntl=72, fsync=74, fdatasync=75, truncate=76, ftruncate=77, getcwd=79, chdir=80, fchdir=81, rename=82,
     mkdir=83, rmdir=84, creat=85, link=86, unlink=87, symlink=88, readlink=89, umask=95, gettimeofday=96,
@@ -75,23 +70,22 @@ SYS = dict(
     sched_getaffinity=204, getdents64=217, restart_syscall=219, clock_gettime=228, clock_getres=229,
     clock_nanosleep=230, exit_group=231, tgkill=234, openat=257, mkdirat=258, newfstatat=262, unlinkat=263,
     renameat=264, linkat=265, symlinkat=266, readlinkat=267, faccessat=269, pselect6=270, ppoll=271,
-    fallocate=285, dup3=292, pipe2=293, renameat2=316, getrandom=318, copy_file_range=326, statx=332,
+    fallocate=285, dup3=292, renameat2=316, getrandom=318, copy_file_range=326, statx=332,
     close_range=436, faccessat2=439,
 )
 FUTEX_PRIVATE_FLAG = 128  # a futex of this process's memory only, not keyed by a shared file's page
-# madvise's advice that loads or drops a file's pages in the page cache every process shares (the
-# rest, as numpy's and malloc's DONTNEED, FREE, HUGEPAGE, concern the process's own memory)
-MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE = 3, 20, 21, 22, 23
-SHARED_MADVISE = (MADV_WILLNEED, MADV_COLD, MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE)
-# fcntl's commands that touch state other processes see: record locks (POSIX and open file
-# description ones), leases and directory notifications. The rest (F_GETFL, F_SETFD, ...) are the
-# process's own and stay allowed.
-F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW = 5, 6, 7, 36, 37, 38
-F_SETLEASE, F_GETLEASE, F_NOTIFY, F_SETPIPE_SZ = 1024, 1025, 1026, 1031
-# F_SETPIPE_SZ: the kernel counts pipe pages per user, so how far a worker can grow its own pipes
-# read another's usage (red team, round 7)
-SHARED_FCNTL = (F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_GETLEASE, F_NOTIFY,
-                F_SETPIPE_SZ)
+# madvise's advice about the process's own memory, as malloc and numpy give it (DONTNEED, FREE,
+# HUGEPAGE) and the like. Not the advice that loads, drops or collapses a file's pages in the page
+# cache every process shares (WILLNEED, COLD, PAGEOUT, POPULATE_*, COLLAPSE: red team, round 6), nor
+# KSM's merging, nor any advice a later kernel adds.
+OWN_MADVISE = (0, 1, 2, 4, 8, 10, 11, 14, 15, 16, 17, 18, 19)  # NORMAL .. FREE, DONTFORK .. KEEPONFORK
+# fcntl's commands on the process's own descriptors: duplicate, close-on-exec, status flags (Python's
+# os.dup, os.set_inheritable, os.set_blocking), a pipe's size. Not record locks, leases or
+# notifications (shared with every process that opens the file: round 5), nor a pipe's resizing
+# (pipe pages are counted per user: round 7), nor the read/write hints an owner may set on a file's
+# inode, which any process reads back (round 8), nor owners, signals or seals.
+F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ = 0, 1, 2, 3, 4, 1030, 1032
+OWN_FCNTL = (F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_DUPFD_CLOEXEC, F_GETPIPE_SZ)
 LANDLOCK_CREATE, LANDLOCK_ADD_RULE, LANDLOCK_RESTRICT = 444, 445, 446
 
 
@@ -153,14 +147,6 @@ FS_MAKE_REG, FS_MAKE_SOCK, FS_MAKE_FIFO, FS_MAKE_BLOCK, FS_MAKE_SYM = 1 << 8, 1 
 FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 READ = FS_READ_FILE | FS_READ_DIR
 WRITE = FS_WRITE_FILE | FS_REMOVE_DIR | FS_REMOVE_FILE | FS_MAKE_DIR | FS_MAKE_REG | FS_TRUNCATE
-# Never readable by a worker: the grader and needle (loaded before confinement), folders that hold
-# installed packages, and the standard modules withheld from student code (importable.WITHHELD).
-NOT_READABLE = ("autograder", "needle", "needle_course", "__editable__", "_needle_course", "site-packages", "dist-packages",
-                *sorted(WITHHELD))
-# The installed packages a worker may read, besides the standard library: numpy's own folder and
-# its wheel's shared libraries. Not scipy, scikit-learn or anything else installed beside them: a
-# library's softmax, logsumexp or topological sort is not the student's own (red team, round 4).
-READABLE_PACKAGES = ("numpy",)
 
 
 def landlock_abi() -> int:
@@ -172,97 +158,12 @@ def landlock_abi() -> int:
     return max(int(abi), 0)
 
 
-def _entries(folder: str | None) -> set[Path]:
-    """The entries of the standard library's folder, except those in NOT_READABLE (a venv's
-    lib/python3.11 holds its site-packages)."""
-    if not folder or not os.path.isdir(folder):
-        return set()
-    return {Path(folder, name).resolve() for name in os.listdir(folder) if not name.startswith(NOT_READABLE)}
-
-
-def _package_folders(name: str) -> set[Path]:
-    """The folder of the installed package ``name`` as imported, and its wheel's ``name.libs``."""
-    import importlib.util
-
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        return set()
-    folder = Path(next(iter(spec.submodule_search_locations))).resolve()
-    return {folder, folder.with_name(f"{name}.libs")}
-
-
-@functools.lru_cache(maxsize=1)  # computed once in the zygote: sysconfig reads files lazily
-def readable_paths() -> list[Path]:
-    """What the worker may read: the standard library, numpy, the system's shared libraries;
-    not the grader, needle, or any other installed package."""
-    paths = set()
-    for key in ("stdlib", "platstdlib"):
-        paths |= _entries(sysconfig.get_paths().get(key))
-    for name in READABLE_PACKAGES:
-        paths |= _package_folders(name)
-    # shared libraries that extension modules load (libffi, libssl, ...): public files; the
-    # multiarch folder only, not /usr/lib, which holds the system's Python packages
-    arch = sysconfig.get_config_var("MULTIARCH") or ""
-    libraries = [f"/usr/lib/{arch}", f"/lib/{arch}"] if arch else ["/usr/lib", "/lib"]
-    paths |= {Path(p) for p in (*libraries, "/lib64", "/usr/lib64", "/etc/ld.so.cache")}
-    paths |= {Path("/dev/null"), Path("/dev/urandom")}
-    return sorted(p for p in paths if p.exists())
-
-
-LIBRARY_FDS_BASE = 2000
-# (O_PATH descriptor, is a directory) of every readable path, opened once by the zygote: a worker
-# inherits them and only adds its rules (574 paths resolved and stat'ed per worker took 40 ms).
-LIBRARY_FDS: list[tuple[int, bool]] = []
-
-
-def _library_fds_base(count: int) -> int | None:
-    """The first descriptor number for ``count`` descriptors under this process's open-files
-    limit: LIBRARY_FDS_BASE, raising the soft limit toward the hard one if need be, else lower
-    (a limit of 1024, common for ordinary users, made every descriptor fail to open and every
-    notebook score 0); None when even that does not fit (each worker then opens the paths)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = LIBRARY_FDS_BASE + count + 16
-    if soft != resource.RLIM_INFINITY and soft < want and (hard == resource.RLIM_INFINITY or hard >= want):
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-            soft = want
-        except (ValueError, OSError):
-            pass
-    if soft == resource.RLIM_INFINITY or soft >= want:
-        return LIBRARY_FDS_BASE
-    base = soft - count - 16
-    return base if base >= 64 else None  # above the few descriptors the zygote itself holds
-
-
-def open_library_paths() -> range:
-    """Open ``readable_paths()`` as O_PATH descriptors from a base number up (in the zygote);
-    returns the descriptors' range, which the zygote's children keep."""
-    import fcntl
-
-    paths = readable_paths()
-    base = _library_fds_base(len(paths))
-    if base is None:
-        return range(0)
-    for path in paths:
-        fd = os.open(path, os.O_PATH)
-        LIBRARY_FDS.append((fcntl.fcntl(fd, fcntl.F_DUPFD, base), path.is_dir()))
-        os.close(fd)
-    fds = [fd for fd, _ in LIBRARY_FDS]
-    return range(min(fds, default=base), max(fds, default=base - 1) + 1)
-
-
-def _add_rule_fd(ruleset: int, fd: int, is_dir: bool, access: int) -> None:
-    if not is_dir:
-        access &= FS_READ_FILE | FS_WRITE_FILE | FS_TRUNCATE | FS_EXECUTE | FS_IOCTL_DEV
-    attr = struct.pack("=Qi", access, fd)  # struct landlock_path_beneath_attr (packed)
-    if _libc.syscall(LANDLOCK_ADD_RULE, ruleset, 1, ctypes.c_char_p(attr), 0) != 0:
-        raise OSError(ctypes.get_errno(), "landlock_add_rule")
-
-
 def _add_rule(ruleset: int, path: Path, access: int) -> None:
     fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
     try:
-        _add_rule_fd(ruleset, fd, path.is_dir(), access)
+        attr = struct.pack("=Qi", access, fd)  # struct landlock_path_beneath_attr (packed)
+        if _libc.syscall(LANDLOCK_ADD_RULE, ruleset, 1, ctypes.c_char_p(attr), 0) != 0:
+            raise OSError(ctypes.get_errno(), "landlock_add_rule")
     finally:
         os.close(fd)
 
@@ -290,13 +191,7 @@ def apply_landlock(scratch: Path) -> dict:
     if ruleset < 0:
         return {"landlock": 0}
     try:
-        if LIBRARY_FDS:
-            for fd, is_dir in LIBRARY_FDS:
-                _add_rule_fd(ruleset, fd, is_dir, READ & handled)
-        else:
-            for path in readable_paths():
-                _add_rule(ruleset, path, READ & handled)
-        _add_rule(ruleset, scratch, (READ | WRITE) & handled)
+        _add_rule(ruleset, scratch, (READ | WRITE) & handled)  # the one rule: nothing else is readable
         if _libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
             raise OSError(ctypes.get_errno(), "no_new_privs")
         if _libc.syscall(LANDLOCK_RESTRICT, ruleset, 0) != 0:
@@ -314,12 +209,14 @@ _EPERM, _ENOTTY, _ENOSYS = _ERRNO | 1, _ERRNO | 25, _ERRNO | 38
 _ARCH_X86_64 = 0xC000003E
 # An allowlist: the system calls a worker makes, traced over every notebook's solution, mistake
 # fixture and threat submission as the grader runs them (docs/security.md: how to trace again), and
-# the calls of the same kinds that honest Python code may make beside them (shutil's copies, os.stat
+# the calls of the same kinds that honest Python code may make beside them (shutil.copyfile, os.stat
 # of any kind). Each reaches only this process, its memory and its descriptors, or files Landlock
 # lets it open. Any other call, known or added to a later kernel, gets ENOSYS ("not implemented"), as
 # on a kernel without it: glibc then falls back to an older call where it has one (clone3 to clone,
 # itself refused). The denylist this replaced was found short three times by the red team (file
-# locks, the page cache, the keyring, shared futexes: each a channel between workers).
+# locks, the page cache, the keyring, shared futexes: each a channel between workers). Not pipe or
+# pipe2, which no worker makes (it inherits its two pipes): a pipe's inode number comes from one
+# counter the whole machine shares, read with fstat (a channel between workers: round 8).
 ALLOWED = (
     # files and descriptors (which files: Landlock's rules)
     "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "open", "openat", "creat",
@@ -327,8 +224,7 @@ ALLOWED = (
     "getdents64", "getcwd", "chdir", "fchdir", "mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename",
     "renameat", "renameat2", "link", "linkat", "symlink", "symlinkat", "truncate", "ftruncate", "fsync",
     "fdatasync", "fallocate", "sendfile", "copy_file_range", "getxattr", "lgetxattr", "fgetxattr", "listxattr",
-    "llistxattr", "flistxattr", "dup", "dup2", "dup3", "pipe", "pipe2", "close_range", "select", "pselect6",
-    "poll", "ppoll",
+    "llistxattr", "flistxattr", "dup", "dup2", "dup3", "close_range", "select", "pselect6", "poll", "ppoll",
     # memory
     "mmap", "munmap", "mremap", "mprotect", "brk", "msync",
     # the process itself: who it is, its time and its own signals
@@ -338,9 +234,9 @@ ALLOWED = (
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause",
     "sigaltstack", "restart_syscall", "exit", "exit_group", "capget",
 )
-# Allowed only with some arguments (seccomp_program): kill and tgkill to this process; fcntl but
-# SHARED_FCNTL; madvise but SHARED_MADVISE; futex when private; the clocks but another process's CPU
-# clock; ioctl's commands in TERMINAL_IOCTL.
+# Allowed only with some arguments (seccomp_program): kill and tgkill to this process; fcntl's
+# OWN_FCNTL; madvise's OWN_MADVISE; futex when private; the clocks but another process's CPU clock;
+# ioctl's TERMINAL_IOCTL.
 # ioctl's commands Python itself issues on any descriptor: TCGETS (isatty, open()), TIOCGWINSZ
 # (os.get_terminal_size), FIONREAD, FIONBIO, FIONCLEX and FIOCLEX (os.set_inheritable). Any other
 # gets ENOTTY, the answer for a descriptor the command does not apply to.
@@ -370,11 +266,6 @@ def _returns(values: tuple, inside: int, otherwise: int) -> list[bytes]:
     return [_insn(_JEQ, v, n - i, 0) for i, v in enumerate(values)] + [_insn(_RET, otherwise), _insn(_RET, inside)]
 
 
-def _refused_if_in(arg: int, values: tuple) -> list[bytes]:
-    """Refused when argument ``arg`` is one of ``values``, else allowed."""
-    return [_insn(_LD_W_ABS, _arg(arg))] + _returns(values, _EPERM, _ALLOW)
-
-
 def seccomp_program(pid: int) -> bytes:
     # x32 system calls carry the x86_64 architecture and their number plus 0x40000000: no such number
     # is allowed below, so they are refused as unlisted calls are
@@ -384,9 +275,9 @@ def seccomp_program(pid: int) -> bytes:
                       _insn(_RET, _ALLOW)])
     # tgkill(tgid, tid, sig): only this process
     p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
-    # fcntl(fd, cmd, ...): not the commands in SHARED_FCNTL; madvise(addr, length, advice): not SHARED_MADVISE
-    p += _on("fcntl", _refused_if_in(1, SHARED_FCNTL))
-    p += _on("madvise", _refused_if_in(2, SHARED_MADVISE))
+    # fcntl(fd, cmd, ...): the commands in OWN_FCNTL; madvise(addr, length, advice): OWN_MADVISE
+    p += _on("fcntl", [_insn(_LD_W_ABS, _arg(1))] + _returns(OWN_FCNTL, _ALLOW, _EPERM))
+    p += _on("madvise", [_insn(_LD_W_ABS, _arg(2))] + _returns(OWN_MADVISE, _ALLOW, _EPERM))
     # futex(uaddr, op, ...): only private ones (FUTEX_PRIVATE_FLAG in op), as glibc and Python's locks use
     p += _on("futex", [_insn(_LD_W_ABS, _arg(1)), _insn(_AND, FUTEX_PRIVATE_FLAG), _insn(_JEQ, FUTEX_PRIVATE_FLAG, 0, 1),
                        _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
@@ -491,9 +382,6 @@ def apply(scratch: str, worker_uid: int | None) -> dict:
         enforced.update(apply_landlock(Path(scratch).resolve()))
     except OSError:
         enforced["landlock"] = 0
-    for fd, _ in LIBRARY_FDS:  # the zygote's descriptors of the library paths: student code gets none
-        os.close(fd)
-    LIBRARY_FDS.clear()
     enforced["unprivileged"] = become_unprivileged(NOBODY if worker_uid is None else worker_uid)
     die_with_parent()  # after the change of user, which clears it
     # root's, and those an ordinary user holds in a user namespace of its own (private_scratch)

@@ -51,8 +51,6 @@ def _preimport():
     for name in COMMON_MODULES:  # what student code may import (importable.py)
         importlib.import_module(name)
     needle_hints.needle_op_names()
-    global KEPT_FDS
-    KEPT_FDS = confine.open_library_paths()
     # Every worker forks from this heap: no collector pass copies its pages, and freed memory
     # (the bytecode files import read) goes back to the system rather than into the workers.
     import gc
@@ -60,9 +58,6 @@ def _preimport():
     gc.collect()
     gc.freeze()
     confine.release_free_memory()
-
-
-KEPT_FDS = range(0)  # the library paths' descriptors every worker inherits (confine.LIBRARY_FDS)
 
 
 def _recv(conn: socket.socket):
@@ -90,11 +85,7 @@ def _child(in_fd: int, out_fd: int, request: dict, keep_out: list) -> None:
         null = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
-        if KEPT_FDS:
-            os.closerange(5, KEPT_FDS.start)
-            os.closerange(KEPT_FDS.stop, 65536)
-        else:
-            os.closerange(5, 65536)
+        os.closerange(5, 65536)
         os.chdir(request["scratch"])
         os.environ.clear()
         os.environ.update({str(k): str(v) for k, v in request.get("env", {}).items()})
