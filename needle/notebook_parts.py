@@ -68,18 +68,20 @@ def check_l2loss(ns: dict) -> None:
 
 
 def check_sgd(ns: dict) -> None:
-    """Optimizer and SGD: reset_grad() sets None; two momentum steps (lr 0.1, momentum 0.9) with
-    gradients g = [1, -1] then [-2, 3]: buf = g, w = [0.9, 2.1]; buf = 0.9 [1, -1] + [-2, 3] =
-    [-1.1, 2.1], w = [1.01, 1.89]; b has no gradient at the steps: unchanged."""
+    """Optimizer and SGD: reset_grad() sets None; three momentum steps (lr 0.1, momentum 0.9) with
+    gradients g = [1, -1], [-2, 3], [0.5, -2]: buf = g, w = [0.9, 2.1]; buf = 0.9 [1, -1] + [-2, 3]
+    = [-1.1, 2.1], w = [1.01, 1.89]; buf = 0.9 [-1.1, 2.1] + [0.5, -2] = [-0.49, -0.11],
+    w = [1.059, 1.901] (a buffer of the last gradient only, 0.9 [-2, 3] + [0.5, -2], would give
+    [1.14, 1.82]); b has no gradient at the steps: unchanged."""
     w, b = Tensor([1.0, 2.0]), Tensor([0.5])
     opt = ns["SGD"]([w, b], lr=0.1, momentum=0.9)
-    for g in ([1.0, -1.0], [-2.0, 3.0]):
+    for g in ([1.0, -1.0], [-2.0, 3.0], [0.5, -2.0]):
         b.grad = Tensor([1.0], requires_grad=False)
         opt.reset_grad()
         assert b.grad is None, "reset_grad() does not set p.grad to None"
         w.grad = Tensor(g, requires_grad=False)
         opt.step()
-    assert np.allclose(w.numpy(), [1.01, 1.89]) and np.allclose(b.numpy(), [0.5]), "two momentum steps of SGD went wrong"
+    assert np.allclose(w.numpy(), [1.059, 1.901]) and np.allclose(b.numpy(), [0.5]), "three momentum steps of SGD went wrong"
 
 
 def check_kaiming(ns: dict) -> None:

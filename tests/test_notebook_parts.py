@@ -80,9 +80,24 @@ def test_the_sgd_check_catches_a_buffer_one_step_late():
                     p.data = p.data - self.lr * v
                     self.buffers[id(p)] = self.momentum * v + p.grad.data
 
+    class LastGradient(ndl.optim.Optimizer):
+        """A buffer of the last gradient only, momentum * previous g + g: PyTorch's for two steps."""
+
+        def __init__(self, params, lr, momentum=0.0):
+            super().__init__(params)
+            self.lr, self.momentum, self.previous = lr, momentum, {}
+
+        def step(self):
+            for p in self.params:
+                if p.grad is not None:
+                    last = self.previous.get(id(p))
+                    self.previous[id(p)] = p.grad.data
+                    p.data = p.data - self.lr * (p.grad.data if last is None else self.momentum * last + p.grad.data)
+
     check_sgd({"SGD": ndl.optim.SGD})  # needle's own passes
-    with pytest.raises(AssertionError, match="two momentum steps"):
-        check_sgd({"SGD": Late})
+    for wrong in (Late, LastGradient):
+        with pytest.raises(AssertionError, match="three momentum steps"):
+            check_sgd({"SGD": wrong})
 
 
 def test_the_kaiming_check_keeps_the_global_random_state():

@@ -51,6 +51,7 @@ def submit(release_root: Path, folder: Path, notebook: str, replace: dict) -> No
 
 NB1, NB2, NB7 = "01_graph_accumulation", "02_detach", "07_init_variance"
 NB4, NB6, NB8, NB9 = "04_module_parameters", "06_tensor_tuple", "08_train_digits", "09_backward"
+NB5 = "05_optimizer_training"
 COUNT, DEPTH = "task1_1_count_graph_nodes", "task1_2_graph_depth"
 COPYING_DETACH = '''
 def detach(t):
@@ -763,6 +764,8 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "string_note": {NB1: {COUNT: STRING_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
     "unicode_honest": {NB1: {COUNT: UNICODE_HONEST}},
+    # PyTorch's name for reset_grad, in the training loops of 05 and 08 (the student's own SGD in 05)
+    "pytorch_names": {NB5: {"task5_2_train": "{train_zero_grad}"}, NB8: {"task8_2_train_epoch": "{train_epoch_zero_grad}"}},
     "copying_detach": {NB2: {"task2_1_detach": COPYING_DETACH}},
     "frame_walk": {NB2: {"task2_1_detach": FRAME_WALK}},
     "fake_tensor": {NB7: {"task7_1_kaiming_normal": FAKE_TENSOR}},
@@ -851,7 +854,11 @@ def _graded_batch(request, release_root) -> dict:
     import needle.autograd
     split = solution_cells(NB6)["task6_3_split"]
     assert "grad = part if grad is None else grad + part" in split
-    values = {"{split_float32_zero}": split.replace("grad = None", "grad = ndl.init.zeros(*shape)").replace(
+    train, train_epoch = solution_cells(NB5)["task5_2_train"], solution_cells(NB8)["task8_2_train_epoch"]
+    assert "reset_grad()" in train and "reset_grad()" in train_epoch
+    values = {"{train_zero_grad}": train.replace("reset_grad()", "zero_grad()"),
+              "{train_epoch_zero_grad}": train_epoch.replace("reset_grad()", "zero_grad()"),
+              "{split_float32_zero}": split.replace("grad = None", "grad = ndl.init.zeros(*shape)").replace(
                   "grad = part if grad is None else grad + part", "grad = grad + part"),
               "{count}": cells[COUNT], "{depth}": cells[DEPTH], "SOLUTIONS": repr(str(LECTURE8.source_notebook(NB1))),
               "NEEDLE_SOURCE": repr(needle.autograd.__file__),
@@ -1101,6 +1108,13 @@ def test_an_error_needle_raises_on_the_students_line_shows_that_line(batch):
 def test_non_ascii_identifiers_score_full_marks(batch):
     """Issue 18: `α = ...` compiled in a worker running as nobody (unicodedata is pre-imported)."""
     assert score(batch, "unicode_honest") == points(NB1), messages(batch, "unicode_honest")
+
+
+def test_pytorchs_zero_grad_is_the_courses_reset_grad(batch):
+    """A training loop that calls opt.zero_grad() scores full marks in 05 and 08: the course's
+    optimizers (needle's, the student's own Optimizer of 05, the grader's in 08) all have it."""
+    for notebook in (NB5, NB8):
+        assert score(batch, "pytorch_names", notebook) == points(notebook), messages(batch, "pytorch_names", notebook)
 
 
 def test_forged_events_on_the_pipe_lose_only_their_cell(batch):

@@ -66,7 +66,9 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
     Known mistakes: "average" (buf <- momentum * buf + (1 - momentum) * g from buf = 0),
     "damped" (buf <- g first, then momentum * buf + (1 - momentum) * g: a dampening after the
     first step), "late" (the step moves by the buffer as it was, then the buffer takes g: one
-    step late), "no_momentum" (p <- p - lr * g whatever the momentum), "none_as_zero" (a
+    step late), "last_gradient" (buf <- momentum * (the previous step's gradient) + g: a buffer that
+    keeps only the last gradient, PyTorch's for two steps), "no_momentum" (p <- p - lr * g whatever
+    the momentum), "none_as_zero" (a
     missing gradient taken as zero: the buffer decays and p still moves by it), "shared" (one
     buffer for all the parameters, of equal shapes), "uphill" (p <- p + lr * g), "no_lr" (p <- p - g:
     the learning rate forgotten).
@@ -75,6 +77,7 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
     params = [f32(a).copy() for a in init]
     current = [None] * len(params)
     bufs = [None] * len(params)
+    previous = [None] * len(params)  # each parameter's gradient at its previous update ("last_gradient")
     shared = None
     values = []
     for step in grads:
@@ -89,6 +92,8 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
             if momentum and rule == "shared":
                 shared = g.copy() if shared is None else momentum * shared + g
                 g = shared
+            elif momentum and rule == "last_gradient":
+                g, previous[i] = (g if previous[i] is None else momentum * previous[i] + g), g
             elif momentum and rule == "late":
                 used = g.copy() if bufs[i] is None else bufs[i]
                 bufs[i] = momentum * used + g
@@ -139,6 +144,9 @@ LATE = ("your momentum buffer is one step late: each step moves p by the buffer 
 AS_PLAIN = ("with momentum > 0, step() moved the parameters as plain SGD does: move each by lr times its momentum "
             "buffer, which carries the earlier gradients")
 SHARED = "the parameters share one momentum buffer: keep one buffer per parameter"
+LAST_GRADIENT = ("your momentum buffer keeps only the last gradient, momentum * (previous gradient) + g: PyTorch's "
+                 "buffer carries every earlier gradient, decayed, buf <- momentum * buf + g with buf the buffer of the "
+                 "step before (the two agree for two steps only)")
 NONE_AS_ZERO = ("a parameter whose grad is None must be skipped entirely: no update, its momentum buffer left as it is "
                 "(not decayed as if the gradient were zero)")
 UPHILL = "step() moved the parameters up the gradient: the update subtracts lr times the gradient"
@@ -178,7 +186,8 @@ def trajectory_message(r, init, grads, lr, momentum, fallback) -> str:
         return want is not None and same_run(got, want)
 
     if momentum:
-        for rule, message in (("average", AVERAGED), ("damped", DAMPED), ("late", LATE), ("no_momentum", AS_PLAIN)):
+        for rule, message in (("average", AVERAGED), ("damped", DAMPED), ("late", LATE), ("last_gradient", LAST_GRADIENT),
+                              ("no_momentum", AS_PLAIN)):
             if matches(rule):
                 return message
         if len(init) > 1 and matches("shared"):
