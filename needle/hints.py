@@ -7,6 +7,11 @@ one line under Python's traceback naming the likely cause::
     hint: at line 3 of your cell, in `def count_graph_nodes(t):`: `return t.grad.numpy()`: an
     attribute of None: `.numpy`'s owner is None here (a function that returned nothing, a .grad before backward, ...)
 
+A line of the course's own cells (a task's visible tests, a setup cell, a reveal) is never "your
+cell": the hint points at the innermost line of the student's that was running, or, with none,
+names the course's cell that raised ("the Task 5.2 test cell raised NameError at its line 11:
+..."). Line numbers are the editor's, counting the blank lines IPython drops from a cell's top.
+
 The course's grader uses the same vocabulary, in two halves so that no string produced by
 student code reaches a report: ``classify(exc)`` runs where the exception happened and reduces it
 to plain data (a cause, a detail, the innermost frame in a notebook cell); ``message(...)`` builds
@@ -351,13 +356,18 @@ def _code_only(line: str) -> str:
     return "".join(kept) + text[done:]
 
 
-def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_names: frozenset | None = None) -> str:
+def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_names: frozenset | None = None,
+            course_cell: str = "") -> str:
     """"your code raised X at line N of your cell `head`: `line`: cause", from trusted pieces:
-    the cell's lines (read from the notebook), and a cause and detail checked against them."""
+    the cell's lines (read from the notebook), and a cause and detail checked against them.
+    ``course_cell`` names the course's own cell that raised ("the Task 5.2 test cell", see
+    ``course_cell``): the text then says so, and quotes none of its lines."""
     cause = info.get("cause") if info.get("cause") in CAUSES else "other"
     line = cell_lines[line_no - 1] if 1 <= line_no <= len(cell_lines) else ""
     place = ""
-    if line:
+    if course_cell:  # not the student's cell: where it raised, and none of its code (the traceback shows it)
+        place = f" at its line {line_no}" if line else ""
+    elif line:
         owner = _enclosing_definition(cell_lines, line_no)
         inside = f", in `{printable_line(owner, 60)}`" if owner else ""
         place = f" at line {line_no} of your cell{inside}: `{printable_line(line)}`"
@@ -372,7 +382,7 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
     elif cause in ("not_iterable", "not_subscriptable"):
         # axes that are None or an int: one mistake, one hint (whichever form made it raise)
         detail = "None or an int" if detail in ("None", "an int") and re.search(r"\bax(?:es|is)\b", line) else detail or "something"
-    if cause == "not_implemented":
+    if cause == "not_implemented" and not course_cell:
         return "your code raised NotImplementedError: the stub is not implemented yet" + place
     what = CAUSES[cause].format(detail=detail) + advice
     if cause in ("none_attribute", "missing_attribute") and re.search(r"\.op\.inputs\b", line):
@@ -382,28 +392,119 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         # zip(..., op.gradient(...)) iterates it, needle's own gradients index it: one mistake, one hint
         what = ("a single Tensor where a tuple was expected: an op's gradient() gives one Tensor when the op has one "
                 "input; gradient_as_tuple always gives a tuple, one adjoint per input")
+    if course_cell:
+        return _in_course_cell(exc_name, cause, detail, what, place, course_cell)
     return f"your code raised {exc_name or 'an exception'}{place}" + (f": {what}" if what else "")
 
 
+def _in_course_cell(exc_name: str, cause: str, detail: str, what: str, place: str, course_cell: str) -> str:
+    """The text for an exception a course's cell raised: "the Task 5.2 test cell raised X at its
+    line N, on what your code gave it: cause"."""
+    if cause == "name_not_defined":
+        # a course cell uses the names the tasks (or its setup cells) define: the cell that defines
+        # it failed or was not run; the spelling is the course's, so "check its spelling" misleads
+        name = detail.removeprefix(" (").removesuffix(")") or "a name it uses"
+        what = f"{name} is not defined: the cell that defines it has not run successfully (run it and fix its error first)"
+    # a test or a reveal raises on what the student's functions returned (a setup cell on its own)
+    on_yours = ", on what your code gave it" if course_cell.endswith(("test cell", "reveal cell")) and cause not in (
+        "name_not_defined", "module_unavailable") else ""
+    return f"{course_cell} raised {exc_name or 'an exception'}{place}{on_yours}" + (f": {what}" if what else "")
+
+
+# The course's own cells, known by their source (a kernel sees no cell metadata): a task's
+# visible tests ("# Task 5.2 - visible tests ..."), the locked setup and given-code cells, and
+# the reveals (hidden source, `with reveal(...)` from needle.reveal). Any other cell is the
+# student's: their task cells, the cells they add, and the notebook's open worked examples.
+_TEST_CELL = re.compile(r"#\s*Task (\d+(?:\.\d+)*) - visible tests\b")
+_SETUP_CELL = re.compile(r"#\s*(?:Environment check|Setup for |Given code)")
+_REVEAL = re.compile(r"\s*with\s+reveal\s*\(")
+
+
+def course_cell(lines: list[str]) -> str:
+    """What the hint calls a cell the course wrote ("the Task 5.2 test cell", "a setup cell",
+    "a reveal cell"), from the cell's lines; "" for a cell of the student's."""
+    first = next((line.strip() for line in lines if line.strip()), "")
+    test = _TEST_CELL.match(first)
+    if test:
+        return f"the Task {test.group(1)} test cell"
+    if _SETUP_CELL.match(first):
+        return "a setup cell"
+    if any(_REVEAL.match(line) for line in lines):
+        return "a reveal cell"
+    return ""
+
+
+def _is_cell(name: str) -> bool:
+    """A notebook cell's file: IPython's (``/tmp/ipykernel_*/N.py``, ``<ipython-input-*>``) or
+    the grader's ``<cell N>``."""
+    return "ipykernel_" in name or name.startswith("<ipython-input-") or _CELL.match(name) is not None
+
+
+def _cell_lines(name: str) -> list[str]:
+    import linecache
+
+    return [line.rstrip("\n") for line in linecache.getlines(name)]
+
+
 def _cell_frame(tb):
-    """(file, line) of the innermost frame in a notebook cell: IPython's cell files
-    (``/tmp/ipykernel_*/N.py``, ``<ipython-input-*>``) or the grader's ``<cell N>``."""
-    where = None
+    """(file, line) of the frame to show: the innermost in a cell of the student's, else (no
+    line of theirs on the stack: a test raised on what their code returned, or called a name
+    that their failed cell never defined) the innermost in one of the course's cells. A student
+    line below a course cell's is the one to fix; so is one that calls a course cell's helper."""
+    innermost = theirs = None
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
-        if "ipykernel_" in name or name.startswith("<ipython-input-") or _CELL.match(name):
-            where = (name, tb.tb_lineno)
+        if _is_cell(name):
+            innermost = (name, tb.tb_lineno)
+            if not course_cell(_cell_lines(name)):
+                theirs = innermost
         tb = tb.tb_next
-    return where
+    return theirs or innermost
+
+
+def _blank_lines_dropped(name: str, lines: list[str]) -> int:
+    """How many blank lines IPython dropped from the top of the cell run as file ``name``
+    (it runs a cell from its first line of code, so linecache's line N is the editor's line N +
+    this). Counted in the raw input history's entry of that run: IPython's compiler maps the
+    file to its execution count (ipykernel names the file by a hash of the raw cell), and the
+    entry is checked against the source that ran; else the latest entry that ran this source."""
+    try:
+        from IPython import get_ipython
+    except ImportError:
+        return 0
+    shell = get_ipython()
+    history = getattr(shell, "history_manager", None)
+    if history is None:
+        return 0
+    raw, parsed = history.input_hist_raw, history.input_hist_parsed
+
+    def code(text_lines):
+        text_lines = list(text_lines)
+        while text_lines and not text_lines[-1].strip():  # the history keeps no trailing newlines
+            text_lines.pop()
+        return text_lines
+
+    ran = code(lines)
+    number = getattr(getattr(shell, "compile", None), "_filename_map", {}).get(name)
+    tried = ([number] if isinstance(number, int) else []) + list(range(min(len(raw), len(parsed)) - 1, 0, -1))
+    for n in tried:
+        if 0 < n < min(len(raw), len(parsed)) and code(parsed[n].splitlines()) == ran:
+            raw_lines = raw[n].splitlines()
+            # IPython's leading_empty_lines: lines that are empty or whitespace only
+            return next((i for i, line in enumerate(raw_lines) if line and not line.isspace()), 0)
+    return 0
 
 
 def hint_for(exc: BaseException) -> str:
-    """The hint for an exception raised in a notebook (its cell lines from linecache)."""
-    import linecache
-
+    """The hint for an exception raised in a notebook (its cell lines from linecache, numbered
+    as the editor numbers them)."""
     where = _cell_frame(exc.__traceback__)
-    lines = [line.rstrip("\n") for line in linecache.getlines(where[0])] if where else []
-    return message(type(exc).__name__, classify(exc), lines, where[1] if where else 0)
+    if where is None:
+        return message(type(exc).__name__, classify(exc), [], 0)
+    lines = _cell_lines(where[0])
+    dropped = _blank_lines_dropped(where[0], lines)
+    return message(type(exc).__name__, classify(exc), [""] * dropped + lines, where[1] + dropped,
+                   course_cell=course_cell(lines))
 
 
 def install() -> bool:
@@ -422,7 +523,10 @@ def install() -> bool:
         try:
             info = classify(value)
             if info["cause"] not in ("other", "not_implemented"):
-                print("hint: " + hint_for(value).removeprefix("your code raised ").split(" ", 1)[1].lstrip(), flush=True)
+                text = hint_for(value)
+                if text.startswith("your code raised "):  # the exception's name is on the line above
+                    text = text.removeprefix("your code raised ").split(" ", 1)[1].lstrip()
+                print("hint: " + text, flush=True)
         except Exception:
             pass  # a hint is a courtesy: never a second traceback
 

@@ -1,5 +1,7 @@
 """needle.hints: one cause, from a fixed vocabulary, and the student's own line; no string made
 by student code in a grader's message (autograder.grade.hints.explain)."""
+import re
+
 import numpy as np
 import pytest
 
@@ -327,3 +329,85 @@ def test_op_inputs_reads_the_same_on_a_leaf_and_on_an_op_node():
             node.op.inputs
         texts.append(message("AttributeError", classify(info.value), [line], 1))
     assert texts[0] == texts[1] and "the inputs belong to the node, not to its op" in texts[0]
+
+
+# --- the kernel's hint: the course's own cells are not "your cell"; lines numbered as the editor does ------
+def test_the_course_cells_are_told_from_the_students_by_their_source():
+    """A kernel sees no cell metadata: in every released notebook, each visible-test cell (nbgrader
+    grade: true), setup cell and reveal cell is named by its source, and no other cell is."""
+    import json
+    from pathlib import Path
+
+    from needle.hints import course_cell
+
+    notebooks = sorted((Path(__file__).resolve().parents[1] / "course").glob("*/*.ipynb"))
+    assert notebooks
+    named = set()
+    for path in notebooks:
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] != "code":
+                continue
+            lines = "".join(cell["source"]).splitlines()
+            meta, tags = cell["metadata"].get("nbgrader", {}), cell["metadata"].get("tags", [])
+            task = re.match(r"task(\d+)_(\d+)_tests\Z", meta.get("grade_id", ""))
+            expected = (f"the Task {task.group(1)}.{task.group(2)} test cell" if meta.get("grade") and task else
+                        "a setup cell" if "setup" in tags else "a reveal cell" if "reveal" in tags else "")
+            assert course_cell(lines) == expected, f"{path.name}: {lines[:1]}"
+            named.add(expected.split()[1] if expected else "")
+    assert named == {"Task", "setup", "reveal", ""}
+
+
+def _hints(cell) -> list[str]:
+    return [line for o in cell.outputs for line in o.get("text", "").splitlines() if line.startswith("hint: ")]
+
+
+def test_a_hint_never_calls_a_course_cell_yours():
+    """In a real kernel. (a) The student's `train` cell does not compile, so the Task 5.2 test cell
+    meets an undefined `train`: the hint says that cell has not run, not "check its spelling" at
+    "line 3 of your cell". (b) A test cell raises on what the student's function returned: the
+    hint says where, not "your cell", and quotes none of the test's code. A student line under a
+    test's, and a reveal cell's own line, likewise."""
+    import nbformat
+    from kernels import run_notebook
+
+    cells = ["import needle as ndl\nimport numpy as np",
+             "def train(model, epochs)\n    return []",  # (a) a SyntaxError: `train` is never defined
+             "# Task 5.2 - visible tests (the hidden ones ...)\ndef run_train(epochs=3):\n"
+             "    return None, train(None, epochs)\n\nmodel, losses = run_train()",
+             "def fused(a):\n    return 1",
+             "# Task 6.2 - visible tests (the hidden ones ...)\nout = fused(np.ones(2))\nassert out.shape == (2,)",  # (b)
+             "def count(t):\n    return t.op.inputs",
+             "# Task 1.1 - visible tests\nassert count(ndl.Tensor([1.0])) == 0",
+             "from needle.reveal import reveal\n\nwith reveal('Reveal: x'):\n    first = fused(np.ones(2))[0]"]
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
+    run_notebook(nb, allow_errors=True, timeout=120)
+    assert _hints(nb.cells[2]) == [
+        "hint: the Task 5.2 test cell raised NameError at its line 3: `train` is not defined: the cell that defines it "
+        "has not run successfully (run it and fix its error first)"]
+    assert _hints(nb.cells[4]) == [
+        "hint: the Task 6.2 test cell raised AttributeError at its line 3, on what your code gave it: an attribute that "
+        "this object does not have (`.shape` of an int)"]
+    assert _hints(nb.cells[6]) == [
+        "hint: at line 2 of your cell, in `def count(t):`: `return t.op.inputs`: `.op.inputs`: the inputs belong to "
+        "the node, not to its op (a leaf's op is None; an op holds no inputs)"]
+    assert _hints(nb.cells[7]) == [
+        "hint: a reveal cell raised TypeError at its line 4, on what your code gave it: indexing an int, which cannot "
+        "be indexed"]
+
+
+def test_a_cells_line_is_numbered_as_the_editor_numbers_it():
+    """IPython runs a cell from its first line of code, so its own numbers (and linecache's) miss
+    the blank lines above: the hint counts them back, for the cell that raised and for a cell
+    whose function a later cell called (the one the editor shows as line 5 is line 5)."""
+    import nbformat
+    from kernels import run_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell("import needle as ndl"),
+                nbformat.v4.new_code_cell("\n\n \ndef f(t):\n    return t.op.inputs"),
+                nbformat.v4.new_code_cell("f(ndl.Tensor([1.0]))"),
+                nbformat.v4.new_code_cell("\n\nx = None\ny = x + 1")]
+    run_notebook(nb, allow_errors=True, timeout=120)
+    assert _hints(nb.cells[2])[0].startswith("hint: at line 5 of your cell, in `def f(t):`: `return t.op.inputs`")
+    assert _hints(nb.cells[3])[0].startswith("hint: at line 4 of your cell: `y = x + 1`: None as an operand of `+`")
