@@ -182,6 +182,8 @@ def same_array(a, b) -> bool:
 # (each names the mistake; none gives a line of the solution, a hidden input or a hidden value)
 SM_TRIVIAL = ("softmax_stable gives every entry of a slice the same probability: its result does not depend on the "
               "input's values (a larger logit must get a larger probability)")
+SM_LOG = ("softmax_stable returns log-probabilities, x - max - log(sum(exp(x - max))) (all <= 0): softmax is their "
+          "exp, exp(x - max) / sum(exp(x - max))")
 SM_NORMALIZE = ("softmax_stable's probabilities do not sum to 1: after exponentiating the shifted logits, divide by "
                 "their sum along the axis")
 SM_SHIFT = ("softmax_stable gave nan or inf: exp overflows float32 above about 88.72 and underflows to 0 below about "
@@ -360,6 +362,8 @@ def softmax_symptom(observe):
     if finite(sq) and sq.shape == SQUARE.shape and np.allclose(np.ptp(sq, axis=-1), 0):
         return SM_TRIVIAL
     shifted = SQUARE - SQUARE.max(axis=-1, keepdims=True)
+    if close(sq, np.log(ref_softmax(SQUARE))) or close(small, np.log(ref_softmax(SMALL))):
+        return SM_LOG
     if close(sq, np.exp(shifted)) or close(sq, np.exp(SQUARE)) or close(small, np.exp(SMALL - SMALL.max())):
         return SM_NORMALIZE
     if nonfinite(huge) or nonfinite(tiny):

@@ -276,6 +276,8 @@ ONCE_PER_LAYER = ("activation_stds must call init_fn(width, width) exactly once 
 NEVER_CALLED = "activation_stds never called init_fn: every layer draws its own weight matrix with init_fn(width, width)"
 SIZES = "activation_stds must call init_fn(width, width): the layers are width x width, fan-in and fan-out both width"
 MEAN = "you record the mean of the activations: record their standard deviation, np.std"
+VARIANCE = ("you record the variance of the activations (np.var): record their standard deviation, np.std, the square "
+            "root of the variance")
 RMS = ("you record the root mean square, sqrt(mean(x**2)), not the standard deviation: ReLU outputs have a nonzero "
        "mean, which the standard deviation subtracts first (np.std)")
 PER_UNIT = ("you average the stds of the single units (np.std along one axis, then the mean): record the std of all of "
@@ -337,7 +339,7 @@ def redrawn_stds(init, c, seed, depth, width, n_samples) -> np.ndarray:
 def readings(x0, weights) -> dict:
     """The stds of the right computation ("right") and of each mistaken one (keyed by its
     message), for input x0 and the layers' weights, in float64."""
-    right, linear, before, relu_first, of_weights, mean, per_unit, rms = [], [], [], [], [], [], [], []
+    right, linear, before, relu_first, of_weights, mean, per_unit, rms, var = [], [], [], [], [], [], [], [], []
     x = y = u = x0
     for W in weights:
         z = x @ W
@@ -345,6 +347,7 @@ def readings(x0, weights) -> dict:
         x = np.maximum(z, 0.0)
         right.append(np.std(x))
         mean.append(np.mean(x))
+        var.append(np.var(x))
         rms.append(np.sqrt(np.mean(x ** 2)))
         per_unit.append(np.mean(np.std(x, axis=0)))
         y = y @ W
@@ -354,7 +357,7 @@ def readings(x0, weights) -> dict:
         of_weights.append(np.std(W))
     return {"right": np.array(right), NO_RELU: np.array(linear), BEFORE_RELU: np.array(before),
             RELU_FIRST: np.array(relu_first), OF_WEIGHTS: np.array(of_weights), MEAN: np.array(mean),
-            PER_UNIT: np.array(per_unit), RMS: np.array(rms)}
+            PER_UNIT: np.array(per_unit), RMS: np.array(rms), VARIANCE: np.array(var)}
 
 
 def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):

@@ -164,11 +164,20 @@ def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bo
                   clock_every=1 if chain else 32, until=time.process_time() + cpu_seconds, why="")
     del nodes
     try:
-        return {"value": fn(output), "stopped": ""}
+        return {"value": _number_or_not(fn(output)), "stopped": ""}
     except _Stopped:
         return {"value": None, "stopped": _limit["why"]}
     finally:
         _limit.update(budget=1 << 62, until=float("inf"))
+
+
+def _number_or_not(value):
+    """The value a walk returned when it is a number (or None); else a marker, so that a set or a
+    list of Tensors returned by mistake is named as "not an int" rather than a reply that cannot
+    be encoded."""
+    if value is None or isinstance(value, (bool, int, float, np.integer, np.floating)):
+        return value
+    return "not a number"
 
 
 # --- probes ----------------------------------------------------------------------------------------
@@ -191,7 +200,7 @@ def walks(ns, name: str, graphs: list):
     out = []
     for graph in graphs:
         try:
-            out.append(fn(build(graph)[-1]))
+            out.append(_number_or_not(fn(build(graph)[-1])))
         except Exception:
             out.append(None)
     return out
