@@ -287,6 +287,9 @@ def _line_advice(cause: str, detail: str, line: str) -> str:
     if cause == "missing_attribute" and "of a bool" in detail and re.search(r"==|!=", line):
         return (": a comparison with a needle Tensor gives one bool, not an array (a Tensor has no element-wise ==): "
                 "compare numpy arrays (t.numpy())")
+    if cause == "arguments" and re.search(r"\bParameter\s*\(", line):
+        return (": a Parameter takes what a Tensor takes (Parameter(value, dtype=..., requires_grad=...)); "
+                "an __init__ of your Parameter (Task 4.1) must accept and pass them on")
     if cause in ("not_iterable", "not_subscriptable"):
         if detail in ("None", "an int") and mentions_axes:
             return ": axes may be None, an int or a tuple (handle each form)"

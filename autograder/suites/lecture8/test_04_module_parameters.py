@@ -135,9 +135,22 @@ def check_tree(observe, tree, want=None):
         raise AssertionError(walk_message(observe, r["labels"], want))
 
 
+PARAMETER_ARGUMENTS = ("Parameter must take what a Tensor takes, Parameter(value, dtype=..., requires_grad=...): it is "
+                       "a Tensor marked as a parameter, and an __init__ of its own must accept and pass on those arguments")
+
+
+def check_parameter_arguments(observe):
+    """The student's Parameter is made as a Tensor is (Task 4.1). Checked first in 4.2 too, whose
+    modules make theirs with dtype=...: one mistake, one message, in both tasks."""
+    r = observe(P.parameter_arguments)
+    assert r["takes"] and r["is_tensor"] and r["dtype"] == "float64" and r["requires_grad"] is False, PARAMETER_ARGUMENTS
+
+
 @graded("4.1", points=1)
 def test_parameters_direct_attributes(observe):
-    """parameters() returns the Parameters held in attributes, as a list"""
+    """parameters() returns the Parameters held in attributes, as a list; a Parameter is made as a
+    Tensor is"""
+    check_parameter_arguments(observe)
     check_tree(observe, Mod("root", ["weight", Par("p0")], ["bias", Par("p1")]), ["p0", "p1"])
 
 
@@ -407,6 +420,7 @@ def check_param(facts, name, value, other):
 @graded("4.2", points=1)
 def test_scale_add_parameters(observe, submission_seed):
     """ScaleAdd holds Parameters s and b of shape (1,) with their initial values"""
+    check_parameter_arguments(observe)
     s0, b0, b1 = (round(float(v), 2) for v in np.random.default_rng([submission_seed, 20]).uniform(-3, 3, size=3))
     for init, s, b in ((None, 1.0, 0.0),  # defaults: init_s=1, init_b=0
                        ([s0, b0], s0, b0),  # positional: ScaleAdd(init_s, init_b)
@@ -422,6 +436,7 @@ def test_scale_add_parameters(observe, submission_seed):
 @graded("4.2", points=2)
 def test_scale_add_forward_and_gradient(observe, submission_seed):
     """ScaleAdd computes x * s + b, with d/ds = x and d/db = 1"""
+    check_parameter_arguments(observe)
     # out = s x + b;  d out / ds = x;  d out / db = 1
     #   s = 1.5, b = -0.5, x = 3:    out = 4.5 - 0.5 = 4,     ds = 3,    db = 1
     #   s = -2,  b = 0.25, x = -1.5: out = 3 + 0.25 = 3.25,   ds = -1.5, db = 1
@@ -450,6 +465,7 @@ def test_scale_add_forward_and_gradient(observe, submission_seed):
 @graded("4.2", points=1)
 def test_multipath_structure(observe, submission_seed):
     """MultiPathScaleAdd has two separate default ScaleAdd paths and sums them"""
+    check_parameter_arguments(observe)
     x = round(float(np.random.default_rng([submission_seed, 22]).uniform(-4, 4)), 2)
     r = observe(P.multipath_facts, x=x)
     check_multipath(r)
@@ -466,6 +482,7 @@ def test_multipath_structure(observe, submission_seed):
 @graded("4.2", points=2)
 def test_multipath_gradient(observe, submission_seed):
     """MultiPathScaleAdd gradients match the hand derivation and finite differences"""
+    check_parameter_arguments(observe)
     # L = (h - y)^2, h = (s0 x + b0) + (s1 x + b1):  dL/ds_i = 2 (h - y) x,  dL/db_i = 2 (h - y)
     # (the add passes its adjoint dL/dh to both paths unchanged).
     # The lecture's hand check, s_i = 1, b_i = 0, x = y = 2: h = 2 + 2 = 4, dL/dh = 2 (4 - 2) = 4,

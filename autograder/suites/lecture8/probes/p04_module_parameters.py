@@ -201,6 +201,18 @@ def _call(Module, args, kwargs) -> dict:
     }
 
 
+@probe("Parameter")
+def parameter_arguments(ns):
+    """Parameter(value, dtype=..., requires_grad=...), as a Tensor is made: whether the student's
+    class takes those arguments (an __init__ of its own that drops them does not), and keeps them."""
+    try:
+        p = need(ns, "Parameter")([1.0, 2.0], dtype="float64", requires_grad=False)
+    except TypeError:
+        return {"takes": False}
+    return {"takes": True, "is_tensor": isinstance(p, ndl.Tensor), "dtype": str(p.dtype),
+            "requires_grad": p.requires_grad is True}
+
+
 @probe("Module")
 def call_forward(ns, args, kwargs):
     """Call a Module subclass whose forward echoes its arguments, with these arguments and with
