@@ -14,3 +14,4 @@ def activation_stds(init_fn, depth, width, n_samples):
 }
 MUST_FAIL = ['test_stds_draws_the_input_first']
 HINT = 'draw the weights before the input'
+VISIBLE = True
