@@ -41,6 +41,8 @@ CAUSES = {
     "type_mix": "an operation on two types that do not go together{detail}",
     "numpy_scalar": "a numpy scalar where a Python float or int is needed (float(...) converts it)",
     "float_index": "a float where an integer is needed (an index, a size or a count: use // or int(...))",
+    "tensor_abs": ("abs() of a needle Tensor, which has no absolute value (needle defines no such op): build what you "
+                   "need from needle's ops on Tensors"),
     "tensor_compare": ("a comparison (<, >, <=, >=) with a needle Tensor, which defines none: numpy's functions do not "
                        "work on needle Tensors either (np.maximum and np.where compare them); use needle's ops on "
                        "Tensors (such as ndl.ops.relu), or compare t.numpy()"),
@@ -201,6 +203,8 @@ def _type_error(text: str) -> tuple[str, str]:
     m = re.match(r"bad operand type for unary (\S+): '(\w+)'", text)
     if m and m.group(2) == "NoneType":
         return "none_operand", m.group(1)
+    if re.match(r"bad operand type for abs\(\): '(Tensor|Parameter)'", text):
+        return "tensor_abs", ""
     m = re.match(r"(?:Tensor (\S+)|\w+): expected .*scalar.*, got (\w+)", text)  # needle's ScalarError
     if m and m.group(2) == "NoneType":
         return "none_operand", m.group(1) or ""

@@ -411,3 +411,10 @@ def test_a_cells_line_is_numbered_as_the_editor_numbers_it():
     run_notebook(nb, allow_errors=True, timeout=120)
     assert _hints(nb.cells[2])[0].startswith("hint: at line 5 of your cell, in `def f(t):`: `return t.op.inputs`")
     assert _hints(nb.cells[3])[0].startswith("hint: at line 4 of your cell: `y = x + 1`: None as an operand of `+`")
+
+
+def test_abs_of_a_tensor_is_named():
+    """A squared error written with abs() (the audit's L2Loss): Python's "bad operand type for
+    abs()" named as needle's missing absolute value, with the student's line."""
+    hint = hint_of("loss = abs(ndl.Tensor([1.0]) - ndl.Tensor([3.0])) ** 2")
+    assert "abs() of a needle Tensor, which has no absolute value" in hint and "`loss = abs(" in hint
