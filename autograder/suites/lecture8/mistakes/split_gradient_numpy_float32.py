@@ -1,0 +1,26 @@
+"""Split.gradient stacks the slot adjoints with np.stack and wraps the array in a new Tensor of the
+default dtype, float32: right values, no graph, and float64 data's gradient changes dtype. One
+message, the numpy route, in every test it fails."""
+NOTEBOOK = "06_tensor_tuple"
+CELLS = {
+    "task6_3_split": '''
+class Split(TensorTupleOp):
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        return tuple(np.moveaxis(a, self.axis, 0))
+
+    def gradient(self, out_grad, node):
+        slots = [out_grad[i].numpy() for i in range(len(out_grad))]
+        return ndl.Tensor(np.stack(slots, self.axis))
+
+
+def split(a, axis):
+    return Split(axis)(a)
+''',
+}
+MUST_FAIL = ['test_split_gradient_by_hand', 'test_split_gradient_central_differences', 'test_split_gradient_is_differentiable',
+             'test_split_gradient_unused_slots']
+HINT = 'no graph'
+VISIBLE = True
