@@ -253,13 +253,19 @@ def _right(grad, want, dtype, rtol, atol) -> bool:
             and bool(np.allclose(grad, want, rtol=rtol, atol=atol)))
 
 
-def _unless_built_in_numpy(observe, message: str) -> str:
-    """A dtype message, unless the gradient has no graph: one computed in numpy and wrapped in a new
-    Tensor (float32 by default) also changes the dtype, and gets one message in every test."""
-    if message not in (FUSED_GRAD_DTYPE, FUSED_GRAD_KIND["dtype_mismatch"]):
+def numpy_route(message: str, dtype_messages: tuple, no_graph: str, second_order) -> str:
+    """``message``, unless it is about the dtype and the gradient has no graph: one computed in numpy
+    and wrapped in a new Tensor (float32 by default) also changes the dtype, and is named as the
+    numpy route (``no_graph``) in every test. ``second_order()`` runs the create_graph probe."""
+    if message not in dtype_messages:
         return message
-    second = observe(P.second_order, x=np.array([0.5, -1.0, 2.0, 0.0]), c0=1.0, c1=-3.0)
-    return FUSED_DETACHED if isinstance(second["result"], str) and second["result"] == "detached" else message
+    result = second_order()["result"]
+    return no_graph if isinstance(result, str) and result == "detached" else message
+
+
+def _unless_built_in_numpy(observe, message: str) -> str:
+    return numpy_route(message, (FUSED_GRAD_DTYPE, FUSED_GRAD_KIND["dtype_mismatch"]), FUSED_DETACHED,
+                       lambda: observe(P.second_order, x=np.array([0.5, -1.0, 2.0, 0.0]), c0=1.0, c1=-3.0))
 
 
 def _fused_judged(observe, cases, dtype="float64", rtol=1e-6, atol=1e-6) -> None:
@@ -610,13 +616,9 @@ def _split_recorded(report, axes) -> list:
 
 
 def _split_unless_built_in_numpy(observe, message: str) -> str:
-    """A dtype message, unless the gradient has no graph (built in numpy and wrapped in a new Tensor,
-    float32 by default): one message for that in every test, as in 6.2."""
-    if message not in (SPLIT_GRAD_DTYPE, SPLIT_GRAD_KIND["dtype_mismatch"]):
-        return message
     x = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5], [2.0, 1.0, -1.0]])
-    second = observe(P.split_second_order, x=x, axis=0, v=np.ones_like(x))
-    return SPLIT_DETACHED if isinstance(second["result"], str) and second["result"] == "detached" else message
+    return numpy_route(message, (SPLIT_GRAD_DTYPE, SPLIT_GRAD_KIND["dtype_mismatch"]), SPLIT_DETACHED,
+                       lambda: observe(P.split_second_order, x=x, axis=0, v=np.ones_like(x)))
 
 
 def _split_judged(observe, report, want, axes, dtype="float64", rtol=1e-6, atol=1e-6) -> None:
