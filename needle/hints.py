@@ -291,6 +291,9 @@ def _line_advice(cause: str, detail: str, line: str) -> str:
     if cause == "missing_attribute" and "of a bool" in detail and re.search(r"==|!=", line):
         return (": a comparison with a needle Tensor gives one bool, not an array (a Tensor has no element-wise ==): "
                 "compare numpy arrays (t.numpy())")
+    if cause == "missing_attribute" and "of a TensorTuple)" in detail:
+        return (": a TensorTuple holds several Tensors (a tuple op's value, or the adjoint of one: out_grad of a "
+                "TensorTupleOp's gradient); index it, t[i], for the Tensor you need")
     if cause == "arguments" and re.search(r"\bParameter\s*\(", line):
         return (": a Parameter takes what a Tensor takes (Parameter(value, dtype=..., requires_grad=...)); "
                 "an __init__ of your Parameter (Task 4.1) must accept and pass them on")

@@ -418,3 +418,10 @@ def test_abs_of_a_tensor_is_named():
     abs()" named as needle's missing absolute value, with the student's line."""
     hint = hint_of("loss = abs(ndl.Tensor([1.0]) - ndl.Tensor([3.0])) ** 2")
     assert "abs() of a needle Tensor, which has no absolute value" in hint and "`loss = abs(" in hint
+
+
+def test_numpy_of_a_tensortuple_says_what_a_tensortuple_is():
+    """The audit's 9.2 backward that took .numpy() of a tuple op's adjoint: the hint named only the
+    symptom; it now says a TensorTuple holds several Tensors, to be indexed."""
+    hint = hint_of("ndl.ops.make_tuple(ndl.Tensor([1.0]), ndl.Tensor([2.0])).numpy()")
+    assert "`.numpy` of a TensorTuple" in hint and "a TensorTuple holds several Tensors" in hint
