@@ -266,6 +266,11 @@ def _returns(values: tuple, inside: int, otherwise: int) -> list[bytes]:
     return [_insn(_JEQ, v, n - i, 0) for i, v in enumerate(values)] + [_insn(_RET, otherwise), _insn(_RET, inside)]
 
 
+def _allowed_if_arg_in(i: int, values: tuple, refused: int) -> list[bytes]:
+    """Allowed when argument ``i`` is one of ``values``, else ``refused``."""
+    return [_insn(_LD_W_ABS, _arg(i))] + _returns(values, _ALLOW, refused)
+
+
 def seccomp_program(pid: int) -> bytes:
     # x32 system calls carry the x86_64 architecture and their number plus 0x40000000: no such number
     # is allowed below, so they are refused as unlisted calls are
@@ -276,8 +281,8 @@ def seccomp_program(pid: int) -> bytes:
     # tgkill(tgid, tid, sig): only this process
     p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
     # fcntl(fd, cmd, ...): the commands in OWN_FCNTL; madvise(addr, length, advice): OWN_MADVISE
-    p += _on("fcntl", [_insn(_LD_W_ABS, _arg(1))] + _returns(OWN_FCNTL, _ALLOW, _EPERM))
-    p += _on("madvise", [_insn(_LD_W_ABS, _arg(2))] + _returns(OWN_MADVISE, _ALLOW, _EPERM))
+    p += _on("fcntl", _allowed_if_arg_in(1, OWN_FCNTL, _EPERM))
+    p += _on("madvise", _allowed_if_arg_in(2, OWN_MADVISE, _EPERM))
     # futex(uaddr, op, ...): only private ones (FUTEX_PRIVATE_FLAG in op), as glibc and Python's locks use
     p += _on("futex", [_insn(_LD_W_ABS, _arg(1)), _insn(_AND, FUTEX_PRIVATE_FLAG), _insn(_JEQ, FUTEX_PRIVATE_FLAG, 0, 1),
                        _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
@@ -287,7 +292,7 @@ def seccomp_program(pid: int) -> bytes:
     for name in ("clock_gettime", "clock_getres", "clock_nanosleep"):
         p += _on(name, [_insn(_LD_W_ABS, _arg(0)), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)])
     # ioctl(fd, request, ...): the requests in TERMINAL_IOCTL
-    p += _on("ioctl", [_insn(_LD_W_ABS, _arg(1))] + _returns(TERMINAL_IOCTL, _ALLOW, _ENOTTY))
+    p += _on("ioctl", _allowed_if_arg_in(1, TERMINAL_IOCTL, _ENOTTY))
     return b"".join(p + _returns(tuple(SYS[name] for name in ALLOWED), _ALLOW, _ENOSYS))
 
 
