@@ -74,6 +74,14 @@ def _syscall(number, *args):
     return result
 
 
+def _shows(change, read):
+    """Make ``change``; raise unless ``read`` then tells it happened."""
+    before = read()
+    change()
+    if read() == before:
+        raise OSError("no effect")
+
+
 def _opened():
     tries = []
     # System V IPC (shared memory, semaphores, message queues) and POSIX message queues: host-wide
@@ -125,8 +133,9 @@ def _opened():
     tries.append(lambda: os.pipe())
     tries.append(lambda: _syscall(28, _anon, 4096, 12))                        # madvise(MADV_MERGEABLE)
     tries.append(lambda: _syscall(28, _anon, 4096, 25))                        # madvise(MADV_COLLAPSE)
-    tries.append(lambda: os.chmod(".", 0o700))
-    tries.append(lambda: os.utime("."))
+    # a mode or a time set (answered as done, not made: it must not show)
+    tries.append(lambda: _shows(lambda: os.chmod(".", os.stat(".").st_mode ^ 0o001), lambda: os.stat(".").st_mode))
+    tries.append(lambda: _shows(lambda: os.utime(".", (12345, 12345)), lambda: os.stat(".").st_mtime_ns))
     tries.append(lambda: os.setxattr(".", "user.needle", b"1"))
     tries.append(lambda: __import__("threading").Thread(target=lambda: None).start())
     tries.append(lambda: __import__("signal").signal(10, lambda *a: None))
@@ -728,6 +737,8 @@ np.savez("weights.npz", w=np.ones(3)); np.load("weights.npz")["w"].sum()
 np.save("w.npy", np.arange(4)); np.load("w.npy")
 np.memmap("w.dat", dtype="float32", mode="w+", shape=(4,))[:] = 1
 shutil.copyfile("w.npy", "w2.npy"); os.listdir("."); os.stat("w2.npy"); os.remove("w2.npy")
+shutil.copy("w.npy", "w3.npy"); shutil.copy2("w.npy", "w4.npy")  # these set the copy's mode and times
+os.makedirs("run/1", exist_ok=True); shutil.copytree("run", "run_copy", dirs_exist_ok=True); shutil.rmtree("run_copy")
 with tempfile.TemporaryDirectory(dir=".") as folder:
     open(os.path.join(folder, "notes.txt"), "w").write("ok")
 """
@@ -932,7 +943,7 @@ def test_a_timestamp_without_a_utc_time_costs_no_one_anything(batch):
 def test_harmless_code_keeps_full_marks(batch):
     """Copying, pickling, printing, numpy's helpers, warnings, dataclasses, enums, ABCs, subclasses
     of needle's classes, lazy and no-grad modes, files in the worker's own folder (np.savez,
-    np.memmap, shutil.copyfile, a temporary folder): full marks, no flag."""
+    np.memmap, shutil's copies, a temporary folder): full marks, no flag."""
     assert score(batch, "benign") == points(NB1), messages(batch, "benign")
 
 
@@ -949,8 +960,8 @@ def test_what_the_operating_system_refuses_stays_refused(batch):
     """Threads, signal handlers, fork, sockets, /proc, the solutions, needle's source, signals to
     others, another process's CPU affinity, scheduling class or priority, raised limits, System V
     IPC and POSIX message queues, file locks and watches, the host's free memory and space, the page
-    cache's state, files' modes, times and extended attributes: none works in a worker, whatever
-    happens inside its own process."""
+    cache's state, files' extended attributes, files' modes and times (answered as set, left as
+    they were): none works in a worker, whatever happens inside its own process."""
     assert score(batch, "os_probe") == points(NB1)
 
 

@@ -59,7 +59,7 @@ def main(pytest_args: list[str]) -> int:
                "-p", "no:cacheprovider", "-q", *pytest_args]
         done = subprocess.run(cmd, cwd=Path(__file__).resolve().parents[1], env=dict(os.environ))
         made, refused, example, workers = calls_after_the_filter(trace)
-    outside = {name for name in made if name not in confine.SYS} | set(refused)  # SYS: the calls let through (some by argument), and capset, refused (then in refused)
+    outside = {name for name in made if name not in confine.SYS} | set(refused)  # SYS: the calls let through (some by argument), those answered without being made, and capset, refused (then in refused)
     print(f"{workers} workers; calls after the filter was installed:")
     for name in sorted(made, key=lambda n: (n not in outside, -made[n])):
         mark = "OUTSIDE " if name in outside else "        "

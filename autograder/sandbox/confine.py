@@ -23,10 +23,11 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   processes or threads, no exec, no sockets, no ptrace, no signal handlers, no ``prctl``, no
   limits raised, no mounts or namespaces, nothing that sets another process's affinity or
   priority, and nothing every worker shares (System V IPC, message queues, file locks, file
-  watches, free memory and space, the page cache's state, files' metadata, the keyring), nor any
-  call a later kernel adds. Argument checks on the rest: signals to this process only, fcntl's
-  and madvise's commands that concern the process's own descriptors and memory only, private
-  futexes only, no other process's CPU clock, ioctl's terminal requests only;
+  watches, free memory and space, the page cache's state, files' owners and extended attributes,
+  the keyring), nor any call a later kernel adds. Setting a file's mode or times is answered as
+  done and not made (shutil's copies set them). Argument checks on the rest: signals to this
+  process only, fcntl's and madvise's commands that concern the process's own descriptors and
+  memory only, private futexes only, no other process's CPU clock, ioctl's terminal requests only;
 * an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
   count of open files.
 """
@@ -55,7 +56,8 @@ MEMORY_BYTES = 2 * 1024**3
 FILE_BYTES = 8 * 1024**2
 CPU_SECONDS = 600
 
-# x86_64 system call numbers: those the filter allows, some with arguments checked, and capset
+# x86_64 system call numbers: those the filter allows, some with arguments checked, those it answers
+# without making them (IGNORED), and capset
 SYS = dict(
     read=0, write=1, open=2, close=3, stat=4, fstat=5, lstat=6, poll=7, lseek=8, mmap=9, mprotect=10, munmap=11,
     brk=12, rt_sigprocmask=14, rt_sigreturn=15, ioctl=16, pread64=17, pwrite64=18, readv=19, writev=20,
@@ -71,7 +73,8 @@ SYS = dict(
     clock_nanosleep=230, exit_group=231, tgkill=234, openat=257, mkdirat=258, newfstatat=262, unlinkat=263,
     renameat=264, linkat=265, symlinkat=266, readlinkat=267, faccessat=269, pselect6=270, ppoll=271,
     fallocate=285, dup3=292, renameat2=316, getrandom=318, copy_file_range=326, statx=332,
-    close_range=436, faccessat2=439,
+    close_range=436, faccessat2=439, chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, utime=132, utimes=235,
+    futimesat=261, utimensat=280,
 )
 FUTEX_PRIVATE_FLAG = 128  # a futex of this process's memory only, not keyed by a shared file's page
 # madvise's advice about the process's own memory, as malloc and numpy give it (DONTNEED, FREE,
@@ -206,6 +209,7 @@ _LD_W_ABS, _JEQ, _JGE, _AND, _RET = 0x20, 0x15, 0x35, 0x54, 0x06
 _ALLOW, _KILL = 0x7FFF0000, 0x80000000
 _ERRNO = 0x00050000
 _EPERM, _ENOTTY, _ENOSYS = _ERRNO | 1, _ERRNO | 25, _ERRNO | 38
+_DONE = _ERRNO | 0  # errno 0: the call returns 0 without being made
 _ARCH_X86_64 = 0xC000003E
 # An allowlist: the system calls a worker makes, traced over every notebook's solution, mistake
 # fixture and threat submission as the grader runs them (docs/security.md: how to trace again), and
@@ -234,6 +238,12 @@ ALLOWED = (
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause",
     "sigaltstack", "restart_syscall", "exit", "exit_group", "capget",
 )
+# Setting a file's mode or times: answered as done (0) but not made, as a file system without modes
+# and times (vfat) answers. Honest code sets them in passing (shutil.copy, copy2 and copytree copy
+# them), and failed with them refused; made, they wrote a channel other workers could stat on the
+# batch's folders, whose metadata Landlock does not cover (red team, round 6). Owners and extended
+# attributes stay refused: Python's copies do not set them on a file of the worker's own folder.
+IGNORED = ("chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "futimesat", "utimensat")
 # Allowed only with some arguments (seccomp_program): kill and tgkill to this process; fcntl's
 # OWN_FCNTL; madvise's OWN_MADVISE; futex when private; the clocks but another process's CPU clock;
 # ioctl's TERMINAL_IOCTL.
@@ -293,6 +303,8 @@ def seccomp_program(pid: int) -> bytes:
         p += _on(name, [_insn(_LD_W_ABS, _arg(0)), _insn(_JGE, 0x80000000, 0, 1), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)])
     # ioctl(fd, request, ...): the requests in TERMINAL_IOCTL
     p += _on("ioctl", _allowed_if_arg_in(1, TERMINAL_IOCTL, _ENOTTY))
+    for name in IGNORED:
+        p += _on(name, [_insn(_RET, _DONE)])
     return b"".join(p + _returns(tuple(SYS[name] for name in ALLOWED), _ALLOW, _ENOSYS))
 
 
