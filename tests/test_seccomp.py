@@ -11,6 +11,7 @@ import ctypes
 import errno
 import os
 import re
+import resource
 import select
 import signal
 import struct
@@ -33,7 +34,7 @@ X32_SYSCALL_BIT = 0x40000000
 # done and not made.
 RED_TEAM_CALLS = dict(
     socket=41, socketpair=53, connect=42, bind=49, clone=56, fork=57, vfork=58, execve=59, execveat=322, ptrace=101,
-    process_vm_readv=310, process_vm_writev=311, setrlimit=160, prlimit64=302, mount=165, umount2=166, chroot=161,
+    process_vm_readv=310, process_vm_writev=311, setrlimit=160, mount=165, umount2=166, chroot=161,
     pivot_root=155, unshare=272, setns=308, keyctl=250, bpf=321, userfaultfd=323, perf_event_open=298,
     init_module=175, finit_module=313, tkill=200, io_uring_setup=425, open_tree=428, move_mount=429, fsopen=430,
     rt_sigaction=13, prctl=157, rt_sigqueueinfo=129, rt_tgsigqueueinfo=297, pidfd_send_signal=424, pidfd_open=434,
@@ -49,7 +50,7 @@ RED_TEAM_CALLS = dict(
     add_key=248, request_key=249, futex_waitv=449, futex_wake=454, futex_wait=455, futex_requeue=456,
     statmount=457, listmount=458, clone3=435, pipe=22, pipe2=293,
 )
-ARGUMENTS_CHECKED = {"kill", "tgkill", "fcntl", "madvise", "futex", "clock_gettime", "clock_getres", "clock_nanosleep", "ioctl"}
+ARGUMENTS_CHECKED = {"kill", "tgkill", "prlimit64", "fcntl", "madvise", "futex", "clock_gettime", "clock_getres", "clock_nanosleep", "ioctl"}
 
 
 def run_filter(program: bytes, nr: int, args=(0,) * 6, arch: int = 0xC000003E) -> int:
@@ -222,3 +223,22 @@ def test_modes_and_times_are_answered_as_set_and_left_as_they_were(tmp_path):
         os.kill(child, signal.SIGKILL)
     os.waitpid(child, 0)
     assert text == f"644 {10**18} ['a.txt', 'b.txt', 'c.txt']", text
+
+
+def test_limits_are_read_never_set():
+    """prlimit64 reads this process's own limits (resource.getrlimit, which honest code may call);
+    setting one (resource.setrlimit: a raised CPU or memory limit), or reading another process's,
+    is refused, and so is a new_limit pointer whose low half alone is 0 (the filter reads both)."""
+    prlimit, cpu = confine.SYS["prlimit64"], resource.RLIMIT_CPU
+    old, new = ctypes.create_string_buffer(16), ctypes.create_string_buffer(bytes(16))
+    calls = [("read own (pid 0)", prlimit, (0, cpu, None, old)), ("read own (pid)", prlimit, ("self", cpu, None, old)),
+             ("read pid 1's", prlimit, (1, cpu, None, old)), ("set own", prlimit, (0, cpu, new, None)),
+             ("getrlimit", confine.SYS["getrlimit"], (cpu, old))]
+    got = dict(zip((name for name, _, _ in calls), errors_under_the_filter(calls)))
+    assert got == {"read own (pid 0)": 0, "read own (pid)": 0, "read pid 1's": errno.EPERM, "set own": errno.EPERM,
+                   "getrlimit": 0}, got
+    program = confine.seccomp_program(4242)
+    for pid, new_limit, expected in ((0, 0, 0x7FFF0000), (4242, 0, 0x7FFF0000), (4243, 0, 0x00050000 | errno.EPERM),
+                                     (0, 1 << 32, 0x00050000 | errno.EPERM), (0, 0x7F0000001000, 0x00050000 | errno.EPERM),
+                                     (1 << 32, 0, 0x7FFF0000)):  # a pid is an int: its low half is all the kernel reads
+        assert run_filter(program, prlimit, (pid, cpu, new_limit, 0)) == expected, (pid, hex(new_limit))

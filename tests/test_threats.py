@@ -739,6 +739,7 @@ np.memmap("w.dat", dtype="float32", mode="w+", shape=(4,))[:] = 1
 shutil.copyfile("w.npy", "w2.npy"); os.listdir("."); os.stat("w2.npy"); os.remove("w2.npy")
 shutil.copy("w.npy", "w3.npy"); shutil.copy2("w.npy", "w4.npy")  # these set the copy's mode and times
 os.makedirs("run/1", exist_ok=True); shutil.copytree("run", "run_copy", dirs_exist_ok=True); shutil.rmtree("run_copy")
+import resource; resource.getrlimit(resource.RLIMIT_STACK)  # the process's own limits, read
 with tempfile.TemporaryDirectory(dir=".") as folder:
     open(os.path.join(folder, "notes.txt"), "w").write("ok")
 """
@@ -943,7 +944,7 @@ def test_a_timestamp_without_a_utc_time_costs_no_one_anything(batch):
 def test_harmless_code_keeps_full_marks(batch):
     """Copying, pickling, printing, numpy's helpers, warnings, dataclasses, enums, ABCs, subclasses
     of needle's classes, lazy and no-grad modes, files in the worker's own folder (np.savez,
-    np.memmap, shutil's copies, a temporary folder): full marks, no flag."""
+    np.memmap, shutil's copies, a temporary folder), its own limits read: full marks, no flag."""
     assert score(batch, "benign") == points(NB1), messages(batch, "benign")
 
 

@@ -26,7 +26,7 @@ Layers (Linux; each reported in ``apply``'s result, so the grader can say what h
   watches, free memory and space, the page cache's state, files' owners and extended attributes,
   the keyring), nor any call a later kernel adds. Setting a file's mode or times is answered as
   done and not made (shutil's copies set them). Argument checks on the rest: signals to this
-  process only, fcntl's and madvise's commands that concern the process's own descriptors and
+  process only, its own limits read but not set, fcntl's and madvise's commands that concern the process's own descriptors and
   memory only, private futexes only, no other process's CPU clock, ioctl's terminal requests only;
 * an empty /proc (in the private mount namespace): stat() of /proc/<pid>/fd told any process's
   count of open files.
@@ -74,7 +74,7 @@ SYS = dict(
     renameat=264, linkat=265, symlinkat=266, readlinkat=267, faccessat=269, pselect6=270, ppoll=271,
     fallocate=285, dup3=292, renameat2=316, getrandom=318, copy_file_range=326, statx=332,
     close_range=436, faccessat2=439, chmod=90, fchmod=91, fchmodat=268, fchmodat2=452, utime=132, utimes=235,
-    futimesat=261, utimensat=280,
+    futimesat=261, utimensat=280, getrlimit=97, prlimit64=302,
 )
 FUTEX_PRIVATE_FLAG = 128  # a futex of this process's memory only, not keyed by a shared file's page
 # madvise's advice about the process's own memory, as malloc and numpy give it (DONTNEED, FREE,
@@ -233,7 +233,7 @@ ALLOWED = (
     "mmap", "munmap", "mremap", "mprotect", "brk", "msync",
     # the process itself: who it is, its time and its own signals
     "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getresuid",
-    "getresgid", "getpgrp", "getpgid", "getsid", "getrusage", "times", "uname", "umask", "getrandom",
+    "getresgid", "getpgrp", "getpgid", "getsid", "getrusage", "getrlimit", "times", "uname", "umask", "getrandom",
     "sched_yield", "sched_getaffinity", "nanosleep", "gettimeofday", "time", "alarm", "setitimer", "getitimer",
     "rt_sigprocmask", "rt_sigreturn", "rt_sigpending", "rt_sigtimedwait", "rt_sigsuspend", "pause",
     "sigaltstack", "restart_syscall", "exit", "exit_group", "capget",
@@ -244,9 +244,9 @@ ALLOWED = (
 # batch's folders, whose metadata Landlock does not cover (red team, round 6). Owners and extended
 # attributes stay refused: Python's copies do not set them on a file of the worker's own folder.
 IGNORED = ("chmod", "fchmod", "fchmodat", "fchmodat2", "utime", "utimes", "futimesat", "utimensat")
-# Allowed only with some arguments (seccomp_program): kill and tgkill to this process; fcntl's
-# OWN_FCNTL; madvise's OWN_MADVISE; futex when private; the clocks but another process's CPU clock;
-# ioctl's TERMINAL_IOCTL.
+# Allowed only with some arguments (seccomp_program): kill and tgkill to this process; prlimit64 to
+# read this process's limits (resource.getrlimit), not to set any; fcntl's OWN_FCNTL; madvise's
+# OWN_MADVISE; futex when private; the clocks but another process's CPU clock; ioctl's TERMINAL_IOCTL.
 # ioctl's commands Python itself issues on any descriptor: TCGETS (isatty, open()), TIOCGWINSZ
 # (os.get_terminal_size), FIONREAD, FIONBIO, FIONCLEX and FIOCLEX (os.set_inheritable). Any other
 # gets ENOTTY, the answer for a descriptor the command does not apply to.
@@ -290,6 +290,11 @@ def seccomp_program(pid: int) -> bytes:
                       _insn(_RET, _ALLOW)])
     # tgkill(tgid, tid, sig): only this process
     p += _on("tgkill", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 0, 1), _insn(_RET, _ALLOW), _insn(_RET, _EPERM)])
+    # prlimit64(pid, resource, new_limit, old_limit): this process's (pid 0 or its own), new_limit NULL
+    # (a pointer: both halves 0), so limits are read, never set
+    p += _on("prlimit64", [_insn(_LD_W_ABS, _arg(0)), _insn(_JEQ, pid, 1, 0), _insn(_JEQ, 0, 0, 4),
+                           _insn(_LD_W_ABS, _arg(2)), _insn(_JEQ, 0, 0, 2), _insn(_LD_W_ABS, _arg(2) + 4),
+                           _insn(_JEQ, 0, 1, 0), _insn(_RET, _EPERM), _insn(_RET, _ALLOW)])
     # fcntl(fd, cmd, ...): the commands in OWN_FCNTL; madvise(addr, length, advice): OWN_MADVISE
     p += _on("fcntl", _allowed_if_arg_in(1, OWN_FCNTL, _EPERM))
     p += _on("madvise", _allowed_if_arg_in(2, OWN_MADVISE, _EPERM))
