@@ -11,6 +11,9 @@ A line of the course's own cells (a task's visible tests, a setup cell, a reveal
 cell": the hint points at the innermost line of the student's that was running, or, with none,
 names the course's cell that raised ("the Task 5.2 test cell raised NameError at its line 11:
 ..."). Line numbers are the editor's, counting the blank lines IPython drops from a cell's top.
+The traceback above the hint leaves out the frames of needle's own answers to the tasks
+(``TASK_ANSWERS``): an error on its way through ``Module.__call__`` or the backward's engine
+shows your lines and the error, not a line of an answer.
 
 The course's grader uses the same vocabulary, in two halves so that no string produced by
 student code reaches a report: ``classify(exc)`` runs where the exception happened and reduces it
@@ -21,7 +24,9 @@ one of a fixed set of names or appears in that very line. The vocabulary is smal
 """
 from __future__ import annotations
 
+import functools
 import re
+import types
 
 # cause -> what the student reads (``{detail}`` is filled only with a checked detail)
 CAUSES = {
@@ -92,6 +97,18 @@ KNOWN_MODULES = frozenset({
 # Operator symbols of Python's "unsupported operand type(s) for ...": may be repeated back when in the line.
 OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**", "@", "+=", "-=", "*=", "/=", "//=", "@=", "**=", "%=",
                        "<", ">", "<=", ">=", "&", "|", "^", "<<", ">>", "divmod()", "pow()"})
+# needle's own answers to the course's tasks, as the grader's suites name them (OWN_WORK; needle.viz and
+# needle.gradcheck, tools that walk graphs, aside). A traceback in a notebook leaves their frames out, so
+# an error on its way through one (Module.__call__ on the way to your forward, the backward's engine on
+# the way to your gradient, needle's FusedAddScalars given a wrong adjoint) prints no line of an answer.
+TASK_ANSWERS = (
+    "needle.autograd._topo_order", "needle.autograd.find_topo_sort", "needle.autograd.graph_node_count",
+    "needle.autograd.compute_gradient_of_variables", "needle.autograd.Tensor.backward", "needle.autograd.Tensor.detach",
+    "needle.autograd.TensorTuple.detach", "needle.autograd.Tensor.data", "needle.ops.logsumexp", "needle.nn.Parameter",
+    "needle.nn.Module", "needle.nn._walk", "needle.nn._walk_dict", "needle.nn.L2Loss", "needle.models", "needle.optim",
+    "needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars", "needle.init.kaiming_normal",
+    "needle.init.kaiming_uniform", "needle.data.dataset.NDArrayDataset",
+)
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,40}\Z")
 _CELL = re.compile(r"<cell (\d+)>\Z")
 
@@ -517,6 +534,37 @@ def hint_for(exc: BaseException) -> str:
                    course_cell=course_cell(lines))
 
 
+@functools.cache
+def _answer_codes() -> frozenset:
+    """The code objects of TASK_ANSWERS's functions and of the code nested in them (comprehensions,
+    generators, inner functions)."""
+    from .trace import functions, needle_object
+
+    found, stack = set(), [fn.__code__ for name in TASK_ANSWERS for fn in functions(needle_object(name))]
+    while stack:
+        code = stack.pop()
+        found.add(code)
+        stack.extend(c for c in code.co_consts if isinstance(c, types.CodeType))
+    return frozenset(found)
+
+
+def without_answer_frames(tb):
+    """``tb`` without the frames of needle's answers to the tasks (a new chain; ``tb`` if none)."""
+    codes, kept, frame_left_out = _answer_codes(), [], False
+    while tb is not None:
+        if tb.tb_frame.f_code in codes:
+            frame_left_out = True
+        else:
+            kept.append(tb)
+        tb = tb.tb_next
+    if not frame_left_out:
+        return kept[0] if kept else None
+    chain = None
+    for entry in reversed(kept):
+        chain = types.TracebackType(chain, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
+    return chain
+
+
 def install() -> bool:
     """In IPython/Jupyter: print a hint line under the traceback of every exception of the
     common kinds raised by a cell. Returns False outside IPython."""
@@ -529,7 +577,11 @@ def install() -> bool:
         return False
 
     def show(self, etype, value, tb, tb_offset=None):
-        self.showtraceback((etype, value, tb), tb_offset=tb_offset)
+        try:
+            shown = without_answer_frames(tb)
+        except Exception:  # never lose the traceback itself
+            shown = tb
+        self.showtraceback((etype, value, shown), tb_offset=tb_offset)
         try:
             info = classify(value)
             if info["cause"] not in ("other", "not_implemented"):

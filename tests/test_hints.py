@@ -425,3 +425,70 @@ def test_numpy_of_a_tensortuple_says_what_a_tensortuple_is():
     symptom; it now says a TensorTuple holds several Tensors, to be indexed."""
     hint = hint_of("ndl.ops.make_tuple(ndl.Tensor([1.0]), ndl.Tensor([2.0])).numpy()")
     assert "`.numpy` of a TensorTuple" in hint and "a TensorTuple holds several Tensors" in hint
+
+
+# --- needle's answers stay out of the notebook's tracebacks ---------------------------------------------
+def _suite_own_work() -> set[str]:
+    """Every needle name a hidden suite's OWN_WORK removes from the worker that grades its task."""
+    import ast
+    from pathlib import Path
+
+    names = set()
+    for suite in sorted((Path(__file__).resolve().parents[1] / "autograder/suites/lecture8").glob("test_*.py")):
+        tree = ast.parse(suite.read_text())
+        lists = {node.targets[0].id: node.value for node in tree.body
+                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
+        own = lists.get("OWN_WORK")
+        assert own is not None, f"{suite.name} has no OWN_WORK"
+        for entry in own.values:
+            value = entry.elts[1]
+            value = lists[value.id] if isinstance(value, ast.Name) else value
+            names |= {ast.literal_eval(e) for e in value.elts}
+    return names
+
+
+def test_every_tasks_answer_in_needle_is_left_out_of_tracebacks():
+    """The suites' OWN_WORK (what a task's worker must not hold) is what tracebacks leave out, but
+    for the two tools that walk graphs without being anyone's answer."""
+    assert _suite_own_work() - {"needle.viz", "needle.gradcheck"} == set(hints.TASK_ANSWERS)
+
+
+def test_frames_of_needles_answers_are_left_out_and_the_students_kept():
+    class Mine(ndl.nn.Module):
+        def forward(self, x):
+            return x.op.inputs  # raises: a leaf's op is None
+
+    try:
+        Mine()(ndl.Tensor([1.0]))
+    except AttributeError as exc:
+        tb = exc.__traceback__
+    names = []
+    shown = hints.without_answer_frames(tb)
+    while shown is not None:
+        names.append(shown.tb_frame.f_code.co_name)
+        shown = shown.tb_next
+    assert names == ["test_frames_of_needles_answers_are_left_out_and_the_students_kept", "forward"]  # not __call__
+    assert hints.without_answer_frames(tb.tb_next.tb_next) is tb.tb_next.tb_next  # nothing to leave out: as it was
+
+
+def test_a_notebooks_traceback_prints_no_line_of_needles_answers():
+    """In a real kernel: an error on its way through Module.__call__ (Task 4.1), the backward's engine
+    (Task 9.2) or raised inside needle's FusedAddScalars.gradient (Task 6.2) shows the student's lines
+    and the exception, and none of those answers' lines."""
+    import nbformat
+    from kernels import run_notebook
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(source) for source in (
+        "import needle as ndl\nclass M(ndl.nn.Module):\n    def forward(self, x):\n        return x.op.inputs\nM()(ndl.Tensor([1.0]))",
+        "t = ndl.ops.fused_add_scalars(ndl.Tensor([1.0]), 1.0, 2.0)\nt.op.gradient(ndl.Tensor([1.0]), t)",
+        "class Bad(ndl.TensorOp):\n    def compute(self, a):\n        return a\n    def gradient(self, g, node):\n"
+        "        return g.oops\nBad()(ndl.Tensor([1.0])).sum().backward()")]
+    run_notebook(nb, allow_errors=True, timeout=120)
+    shown = ["\n".join(re.sub(r"\x1b\[[0-9;]*m", "", line) for line in cell.outputs[0]["traceback"]) for cell in nb.cells]
+    assert all("needle/" not in text for text in shown), shown
+    for answer_line in ("self.forward(*args, **kwargs)", "out_grad[0] + out_grad[1]", "node.op.gradient(grad, node)"):
+        assert not any(answer_line in text for text in shown), answer_line
+    assert "----> 4         return x.op.inputs" in shown[0] and "----> 5         return g.oops" in shown[2]
+    assert "TypeError: 'Tensor' object is not subscriptable" in shown[1]
+    assert all(any("hint:" in o.get("text", "") for o in cell.outputs) for cell in nb.cells)
