@@ -175,6 +175,14 @@ LOOP = ("the model after your epochs differs from one SGD step per batch: for ev
         "loss = loss_fn(model(X), y), loss.backward(), opt.step()")
 RECORDED_AFTER = ("train_epoch returned the mean of the losses computed after each step: record each batch's loss "
                   "before opt.step(), the loss of the parameters the step started from")
+KEEPS_GRAPHS = ("the memory train_epoch holds grows with the number of batches: what the loop adds up across batches "
+                "holds each batch's loss tensor, and with it that batch's whole graph, until the epoch ends (notebook 02's "
+                "leak); add up Python numbers, as train_fixed does")
+# A hidden layer of 2048 units in batches of 256: each batch's graph holds about three 2 MiB activations.
+# One epoch of 2 batches, then one of 16: a loop that keeps every batch's graph holds about 84 MiB more at
+# its peak; one that keeps none, about the same. Measured from outside the student's process.
+WIDE = dict(sizes=[64, 2048, 10], seed=6, batch_size=256, shuffle=False, lr=0.0, epochs=1)
+GRAPH_BYTES = 24 * 2**20
 
 
 def full_data_loss(sizes, seed, X, y) -> float:
@@ -252,7 +260,8 @@ def test_fresh_gradient_every_batch(observe, submission_seed):
 
 @graded("8.2", points=2)
 def test_epoch_mean_loss(observe, submission_seed):
-    """train_epoch returns the epoch's mean loss per sample, as a Python float"""
+    """train_epoch returns the epoch's mean loss per sample, as a Python float, and keeps no batch's graph
+    (memory measured outside your code)"""
     # lr = 0 keeps the model fixed, so the mean loss per sample of every epoch is the loss of
     # the whole data set at once; 100 samples in batches of 16 leave a last batch of 4.
     X, y = digits_like(100, seed=submission_seed + 821)
@@ -267,6 +276,16 @@ def test_epoch_mean_loss(observe, submission_seed):
         assert_close(r["values"], [want, want], MEAN, rtol=1e-4, atol=1e-6)
     # the same data with lr > 0: the means of a model that moves, batch after batch
     check_epochs(observe, X, y, sizes=sizes, seed=seed, batch_size=16, shuffle=True, lr=0.1, epochs=2)
+    check_no_graph_kept(observe, submission_seed + 823)
+
+
+def check_no_graph_kept(observe, seed: int) -> None:
+    """The memory train_epoch's loop holds stays flat when the epoch has eight times the batches."""
+    grown = []
+    for batches in (2, 16):
+        X, y = digits_like(WIDE["batch_size"] * batches, seed=seed)
+        grown.append(observe.memory(P.run_epochs, X=X / 16.0, y=y, **WIDE)[1])
+    assert grown[1] - grown[0] < GRAPH_BYTES, KEEPS_GRAPHS
 
 
 @graded("8.2", points=2)
