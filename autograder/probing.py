@@ -65,22 +65,3 @@ def values_digest(values) -> str | None:
         return None
     a = np.ascontiguousarray(values, dtype=np.float64)
     return hashlib.sha256(repr(a.shape).encode() + a.tobytes()).hexdigest()
-
-
-def graph_digest(roots) -> str:
-    """A digest of the graph reachable from ``roots`` as it stands (each node's op class and its
-    inputs, by identity, read through needle's slots): equal before and after code that changed
-    nothing. One string: unlike a list or set of the nodes, its length is not their count, and it
-    holds no order of them (either could be an answer the student's code reads off a frame)."""
-    from needle.autograd import Value
-
-    inputs_of, op_of = Value.__dict__["inputs"].__get__, Value.__dict__["op"].__get__
-    edges, seen, stack = [], set(), list(roots)
-    while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            inputs, op = inputs_of(v), op_of(v)
-            edges.append((id(v), None if op is None else type(op).__name__, tuple(id(x) for x in inputs)))
-            stack.extend(inputs)
-    return hashlib.sha256(repr(sorted(edges, key=repr)).encode()).hexdigest()

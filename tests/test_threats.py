@@ -565,8 +565,8 @@ def count_graph_nodes(t):
             stack.extend(v.inputs)
     return len(seen)
 '''
-# Task 1.1 answered by the grader's own graph walk: the probes' digest of a graph, its input read
-# by a stand-in for hashlib.sha256 (the repr of the edge list: the edges give the node count).
+# Task 1.1 answered by the grader's own graph walk: the probes' digest of a graph (09's since round 9),
+# its input read by a stand-in for hashlib.sha256 (the repr of the edge list: the edges give the count).
 GRADER_WALK = '''
 import hashlib
 from autograder.probing import graph_digest
@@ -589,6 +589,53 @@ def count_graph_nodes(t) -> int:
     finally:
         hashlib.sha256 = real
     return seen[0].decode().count("), (") + 1
+'''
+# Red team, round 9: the same, without an import or a flagged name: a frame walk (attribute names spelt
+# with chr, which the review cannot read) to a module whose globals hold the digest, whose own globals
+# then get a spying repr. 01's worker holds no walk of the grader's any more (the digest is 09's).
+FRAME_WALK_TO_GRADER = '''
+def _s(c):
+    return "".join(map(chr, c))
+
+
+_TB, _FR, _BK, _GL = ([95, 95, 116, 114, 97, 99, 101, 98, 97, 99, 107, 95, 95], [116, 98, 95, 102, 114, 97, 109, 101],
+                      [102, 95, 98, 97, 99, 107], [102, 95, 103, 108, 111, 98, 97, 108, 115])
+_FG = [95, 95, 103, 108, 111, 98, 97, 108, 115, 95, 95]
+
+
+def _grader_walk():
+    try:
+        raise KeyError
+    except KeyError as e:
+        f = getattr(getattr(e, _s(_TB)), _s(_FR))
+    while f is not None:
+        g = getattr(f, _s(_GL))
+        for value in list(g.values()):  # a probe module's globals, or those of a function it imported
+            home = getattr(value, _s(_FG), None)
+            if isinstance(home, dict) and "graph_digest" in home:
+                return home["graph_digest"]
+        if "graph_digest" in g:
+            return g["graph_digest"]
+        f = getattr(f, _s(_BK))
+
+
+def count_graph_nodes(t) -> int:
+    digest = _grader_walk()
+    home = getattr(digest, _s(_FG))
+    seen = []
+    real = repr
+
+    def spy(edge):
+        if type(edge) is tuple:
+            seen.append(edge[0])
+        return real(edge)
+
+    home["repr"] = spy
+    try:
+        digest([t])
+    finally:
+        del home["repr"]
+    return len(set(seen))
 '''
 # A raising line whose comment speaks to the reader of the reports: the hint quotes the line's code only.
 COMMENT_NOTE = '''
@@ -772,6 +819,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "stops_itself": {NB1: {COUNT: "{count}\n" + STOPS_ITSELF}},
     "drips_reply": {NB1: {COUNT: "{count}\n" + DRIPS_REPLY}},
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
+    "frame_walk_to_grader": {NB1: {COUNT: FRAME_WALK_TO_GRADER}},
     "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
     "string_note": {NB1: {COUNT: STRING_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
@@ -1002,6 +1050,8 @@ def test_the_graders_own_graph_walk_is_out_of_reach(batch):
     the honest Task 1.2 keeps its points; the import is flagged."""
     assert score(batch, "grader_walk") == points(NB1, "1.2"), messages(batch, "grader_walk")
     assert any("the grader's own code" in f for f in flags(batch, "grader_walk"))
+    # nor can a frame walk the review does not see reach it: 01's worker holds no walk of the grader's
+    assert score(batch, "frame_walk_to_grader") == points(NB1, "1.2"), messages(batch, "frame_walk_to_grader")
 
 
 def test_a_worker_that_stops_itself_is_ended_as_one_asleep(batch):

@@ -2,10 +2,13 @@
 the trusted side chooses (it derives the expected counts and depths from the same descriptions),
 handed to the student's count_graph_nodes / graph_depth.
 
-A probe returns what the student's function returned, and, where it matters, whether the graph
-is unchanged afterwards (a digest of its ops and inputs, taken before and after). While the
-student's function runs, the probe holds only the graph's output: no list of its nodes, whose
-length or order would be the answer (the process is the student's to read). The work limits
+A probe returns what the student's function returned, and, where it matters, what a second call
+on the same graph returned: a walk that edited the graph (emptied the inputs it had read, say)
+finds another graph the second time. No walk of the grader's is in this process: a digest taken
+before and after would be one, and a frame walk from the student's code reached it to count the
+nodes with it (red team, round 9). While the student's function runs, the probe holds only the
+graph's output: no list of its nodes, whose length or order would be the answer (the process is
+the student's to read). The work limits
 below (reads of ``.inputs``, CPU seconds) only ever stop a walk early, so they can cost a point
 but never earn one: a fast answer still has to come within the time limit the grader measures
 from outside."""
@@ -15,7 +18,7 @@ import time
 import numpy as np
 
 import needle as ndl
-from autograder.probing import graph_digest, need, probe
+from autograder.probing import need, probe
 from needle.autograd import Value
 from needle.ops.arithmetic import EWiseAdd
 
@@ -145,9 +148,10 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool) -> dict:
-    """fn(output) stopped once it reads .inputs more than about ``reads_per_node`` times per node
-    or uses more than ``cpu_seconds``: {"value", "stopped": "" | "reads" | "time"}. ``built`` (the
+def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool, calls: int = 1) -> dict:
+    """fn(output), ``calls`` times, stopped once it reads .inputs more than about ``reads_per_node``
+    times per node and call or uses more than ``cpu_seconds``: {"value" (the first call's), "again"
+    (the later calls'), "stopped": "" | "reads" | "time"}. ``built`` (the
     graph's nodes, output last) is emptied first: while the student's code runs this process holds
     no list of the nodes (its length is Task 1.1's answer, its order a topological one), and the
     budget of reads is rounded up to a power of two (a figure of the count to within a factor 2).
@@ -160,11 +164,12 @@ def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bo
         v.__class__ = _Counted
     nodes, output = len(built), built[-1]
     built.clear()
-    _limit.update(reads=0, budget=1 << 62 if chain else reads_per_node * (1 << (nodes - 1).bit_length()),
-                  clock_every=1 if chain else 32, until=time.process_time() + cpu_seconds, why="")
+    _limit.update(reads=0, budget=1 << 62 if chain else calls * reads_per_node * (1 << (nodes - 1).bit_length()),
+                  clock_every=1 if chain else 32, until=time.process_time() + calls * cpu_seconds, why="")
     del nodes
     try:
-        return {"value": _number_or_not(fn(output)), "stopped": ""}
+        values = [_number_or_not(fn(output)) for _ in range(calls)]
+        return {"value": values[0], "again": values[1:], "stopped": ""}
     except _Stopped:
         return {"value": None, "stopped": _limit["why"]}
     finally:
@@ -182,14 +187,11 @@ def _number_or_not(value):
 
 # --- probes ----------------------------------------------------------------------------------------
 @probe("count_graph_nodes", "graph_depth")
-def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: float = 5.0):
-    """name(output of graph), within the limits; whether the graph is unchanged afterwards."""
+def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: float = 5.0, calls: int = 1):
+    """name(output of graph), ``calls`` times on the same graph, within the limits."""
     fn = need(ns, name)
     built = build(graph)
-    output = built[-1]
-    before = graph_digest([output]) if "nodes" in graph else ""
-    result = _limited(fn, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph)
-    return result | {"unchanged": graph_digest([output]) == before if "nodes" in graph else True}
+    return _limited(fn, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph, calls=calls)
 
 
 @probe("count_graph_nodes", "graph_depth")

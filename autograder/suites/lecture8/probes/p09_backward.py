@@ -3,13 +3,33 @@ compute_gradient_of_variables. What comes back is plain data: the student's orde
 numbers, and what each node's .grad holds. Nodes are numbered by ``nodes_of``, a walk of this
 module's own (the trusted side builds the same graph and numbers it the same way), after the
 student's call: while it runs, this process holds no order of the nodes that it could read."""
+import hashlib
+
 import needle as ndl
 import numpy as np
-from autograder.probing import graph_digest, need, probe
+from autograder.probing import need, probe
 from needle import models, nn, ops
 from needle.autograd import TensorTuple, Value
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
+
+
+def graph_digest(roots) -> str:
+    """A digest of the graph reachable from ``roots`` as it stands (each node's op class and its
+    inputs, by identity, read through needle's slots): equal before and after code that changed
+    nothing. One string: unlike a list of the nodes, it holds no order of them (an answer the
+    student's code could read off a frame). Here, not in autograder.probing, which every worker
+    holds: in 01's worker a frame walk reached it and counted the nodes with it (red team, round 9)."""
+    inputs_of, op_of = Value.__dict__["inputs"].__get__, Value.__dict__["op"].__get__
+    edges, seen, stack = [], set(), list(roots)
+    while stack:
+        v = stack.pop()
+        if id(v) not in seen:
+            seen.add(id(v))
+            inputs, op = inputs_of(v), op_of(v)
+            edges.append((id(v), None if op is None else type(op).__name__, tuple(id(x) for x in inputs)))
+            stack.extend(inputs)
+    return hashlib.sha256(repr(sorted(edges, key=repr)).encode()).hexdigest()
 
 
 def nodes_of(*roots) -> list:
