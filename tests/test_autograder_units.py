@@ -587,3 +587,13 @@ def test_a_notebook_error_stands_for_its_tests_only_when_every_test_says_it():
         t.message = graded.error
     page = feedback_html("ann", [graded], "lecture8")
     assert "call reset_grad first" in page and page.count(graded.error) >= 1
+
+
+def test_gradescope_shows_every_string_as_plain_text():
+    """An upload's file name is quoted in results.json's output, and the student chose it: Gradescope
+    is told to show the output, the tests' outputs and their names as text, not HTML (red team, round 9)."""
+    from autograder.export.report import gradescope_json
+
+    graded, missing = _results()
+    data = gradescope_json([graded, missing])
+    assert (data["output_format"], data["test_output_format"], data["test_name_format"]) == ("text", "text", "text")

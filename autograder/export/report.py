@@ -203,6 +203,11 @@ def gradescope_json(results: list[NotebookResult], visibility: str = "visible", 
     return {
         "score": sum(r.score for r in results),
         "output": output,
+        # plain text everywhere (Gradescope's default, simple_format, passes HTML through): an upload's
+        # file name, quoted in the output, is the student's to choose (red team, round 9)
+        "output_format": "text",
+        "test_output_format": "text",
+        "test_name_format": "text",
         "visibility": visibility,
         "stdout_visibility": "hidden",
         "tests": tests,
