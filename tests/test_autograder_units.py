@@ -597,3 +597,13 @@ def test_gradescope_shows_every_string_as_plain_text():
     graded, missing = _results()
     data = gradescope_json([graded, missing])
     assert (data["output_format"], data["test_output_format"], data["test_name_format"]) == ("text", "text", "text")
+
+
+def test_a_line_of_a_course_cell_is_never_quoted_as_the_students():
+    from autograder.grade.hints import explain
+
+    cells = ["import numpy as np\nimport needle as ndl\n", "def f(t):\n    return t.op.inputs\n"]
+    info = {"cause": "module_unavailable", "detail": "needle", "where": [0, 2]}
+    shown = explain("ModuleNotFoundError", info, cells, course_cells=frozenset({0}))
+    assert "import needle" not in shown and "while no line of yours was running" in shown, shown
+    assert "import needle" in explain("ModuleNotFoundError", info, cells)  # (not a course cell: quoted)

@@ -637,6 +637,26 @@ def count_graph_nodes(t) -> int:
         del home["repr"]
     return len(set(seen))
 '''
+# Red team, round 9: an exception whose frame claims a line of the course's setup cell (cell 0, whose
+# line 3 imports needle): the hint quoted that line as the student's, "a module that cannot be imported".
+FORGED_WHERE = '''
+def _s(c):
+    return "".join(map(chr, c))
+
+
+_C = [95, 95, 99, 111, 100, 101, 95, 95]
+
+
+def _boom():
+    raise ModuleNotFoundError("No module named 'needle'")
+
+
+setattr(_boom, _s(_C), getattr(_boom, _s(_C)).replace(co_filename="<cell 0>", co_firstlineno=2))
+
+
+def count_graph_nodes(t) -> int:
+    _boom()
+'''
 # A raising line whose comment speaks to the reader of the reports: the hint quotes the line's code only.
 COMMENT_NOTE = '''
 def count_graph_nodes(t) -> int:
@@ -820,6 +840,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "drips_reply": {NB1: {COUNT: "{count}\n" + DRIPS_REPLY}},
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
     "frame_walk_to_grader": {NB1: {COUNT: FRAME_WALK_TO_GRADER}},
+    "forged_where": {NB1: {COUNT: FORGED_WHERE}},
     "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
     "string_note": {NB1: {COUNT: STRING_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
@@ -1217,6 +1238,14 @@ def test_no_worker_outlives_its_notebook(batch):
     """9.5: a worker that tries to outlive the grader (clear PDEATHSIG, new session, fork) is gone."""
     assert score(batch, "survives") == points(NB1, "1.1")
     assert not _sessions_of_nobody(batch["tmp"])
+
+
+def test_a_hint_never_quotes_the_courses_setup_cell_as_the_students_line(batch):
+    """9.10: a raised exception whose frame claims a line of a setup cell (a compromised worker chooses
+    what it claims) is told as raised while no line of the student's ran: no setup line is quoted."""
+    lost = messages(batch, "forged_where")
+    assert lost and all("while no line of yours was running" in m for m in lost), lost
+    assert not any("import needle" in m or "line 3 of your cell" in m for m in lost), lost
 
 
 def test_exception_names_are_repeated_only_for_common_built_ins(batch):

@@ -11,10 +11,16 @@ import re
 from needle.hints import CAUSES, message
 
 
-def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None) -> str:
-    """The student's message for a raised exception. ``cells`` are the sources the grader ran;
-    ``info`` is the worker's claim (cause, detail, where = [cell index, line])."""
+def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None,
+            course_cells: frozenset = frozenset()) -> str:
+    """The student's message for a raised exception. ``cells`` are the sources the grader ran, those
+    numbered in ``course_cells`` the course's own (setup cells); ``info`` is the worker's claim
+    (cause, detail, where = [cell index, line]). A line of a course cell is never quoted as the
+    student's: the worker can claim any cell (red team, round 9), and an honest one names a setup
+    cell only when the course's code raised on something the student's code gave it."""
     where = info.get("where") if isinstance(info, dict) else None
+    if isinstance(where, (list, tuple)) and len(where) == 2 and where[0] in course_cells:
+        where = None
     lines: list[str] = []
     line_no = 0
     if (isinstance(where, (list, tuple)) and len(where) == 2 and all(type(v) is int for v in where)

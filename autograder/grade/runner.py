@@ -42,7 +42,8 @@ class SessionObserver:
         if outcome.kind == "raised":
             name, info = outcome.value  # the name is given only for a built-in exception class
             shown = name if name in KNOWN_EXCEPTIONS else ""
-            raise StudentCodeError(hints.explain(shown, info, self.session.config.cells), "raised")
+            config = self.session.config
+            raise StudentCodeError(hints.explain(shown, info, config.cells, course_cells=config.course_cells), "raised")
         if outcome.kind == "missing":
             broken = _does_not_compile(self.session.config.cells, outcome.value)
             if broken:
@@ -93,7 +94,9 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
         result.error = f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, notebook, result.error)
         return result
-    config = SessionConfig(cells, assignment.probes(notebook).read_text(), load_timeout=max(2 * timeout, 5.0))
+    setup = {nbmod.source_of(c) for c in source["cells"] if nbmod.is_setup(c)}
+    config = SessionConfig(cells, assignment.probes(notebook).read_text(), load_timeout=max(2 * timeout, 5.0),
+                           course_cells=frozenset(i for i, cell in enumerate(cells) if cell in setup))
     session = Session(config, ZygoteLauncher(zygote))
     observer = SessionObserver(session)
     plugin = GradingPlugin(observer, timeout=timeout, seed=submission_seed(cells))
@@ -104,6 +107,6 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     finally:
         result.isolation = dict(session.enforced)
         session.close()
-    result.review = review_flags(cells, {nbmod.source_of(c) for c in source["cells"] if nbmod.is_setup(c)})
+    result.review = review_flags(cells, setup)
     result.tests = plugin.results
     return result

@@ -55,6 +55,7 @@ class SessionConfig:
     cells: list[str]
     probes_source: str
     load_timeout: float = 60.0
+    course_cells: frozenset = frozenset()  # indices of the cells that are the course's own (setup cells)
 
 
 def clean_environment(scratch: str) -> dict:
