@@ -34,6 +34,11 @@ _CLEAR_OUTPUTS = (": its outputs make it so (only code is graded); clear them (E
                   "save and submit again")
 MAX_JSON_OBJECTS = 100_000  # cells, outputs, metadata: an honest notebook has a few thousand
 MAX_JSON_STRINGS = 1_000_000
+# The code of one cell: the largest of the course's is about 10 KB. Parsing Python takes a few
+# hundred times its size in memory: 20 MB of code in one cell (a list literal, within every limit
+# above) took 9 GB in the grader's own process, and its worker timed out compiling it, which was
+# reported as the grader's failure (red team, round 9).
+MAX_CELL_CODE = 256 * 1024
 SETUP_TAG = "setup"
 
 
@@ -143,9 +148,13 @@ def read_notebook(path: Path) -> dict:
     if raw.get("nbformat") != 4:  # the value itself is the student's: never repeated
         raise UnreadableNotebook("the notebook format is not 4 (save it with Jupyter 4 or later)")
     raw["cells"] = [c for c in raw["cells"] if isinstance(c, dict)]
-    for cell in raw["cells"]:
+    for number, cell in enumerate(raw["cells"], 1):
         if not isinstance(cell.get("metadata"), dict):
             cell["metadata"] = {}
+        if cell.get("cell_type") == "code" and len(source_of(cell)) > MAX_CELL_CODE:
+            raise UnreadableNotebook(
+                f"cell {number} holds {len(source_of(cell)) // 1024} KB of code, over the {MAX_CELL_CODE // 1024} KB "
+                f"a cell may hold: keep data out of the code (load it, or compute it)")
     return raw
 
 

@@ -111,6 +111,18 @@ def test_enormous_notebook_is_refused_without_reading_it(tmp_path, monkeypatch):
         nbmod.read_notebook(path)
 
 
+def test_a_cell_of_more_code_than_any_honest_one_is_refused_before_it_is_parsed(tmp_path):
+    """20 MB of code in one cell (a list literal) took 9 GB to parse in the grader (red team, round 9):
+    a code cell over 256 KB makes the notebook unreadable, with the cell named; markdown is not code."""
+    path = tmp_path / "huge.ipynb"
+    big = "big = [" + "1, " * 100_000 + "]\n"
+    path.write_text(json.dumps({"nbformat": 4, "cells": [new_markdown_cell(big), new_code_cell("x = 1"), new_code_cell(big)]}))
+    with pytest.raises(nbmod.UnreadableNotebook, match="cell 3 holds 292 KB of code, over the 256 KB"):
+        nbmod.read_notebook(path)
+    path.write_text(json.dumps({"nbformat": 4, "cells": [new_markdown_cell(big), new_code_cell("x = 1")]}))
+    assert len(nbmod.read_notebook(path)["cells"]) == 2
+
+
 def test_links_devices_and_fifos_are_refused_without_reading(tmp_path):
     real = tmp_path / "real.ipynb"
     real.write_text(json.dumps({"nbformat": 4, "cells": []}))

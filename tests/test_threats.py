@@ -841,6 +841,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "grader_walk": {NB1: {COUNT: GRADER_WALK}},
     "frame_walk_to_grader": {NB1: {COUNT: FRAME_WALK_TO_GRADER}},
     "forged_where": {NB1: {COUNT: FORGED_WHERE}},
+    "huge_cell": {NB1: {COUNT: "{count}\nDATA = [" + "1, " * 100_000 + "]\n"}},
     "comment_note": {NB1: {COUNT: COMMENT_NOTE}},
     "string_note": {NB1: {COUNT: STRING_NOTE}},
     "fills_inodes": {NB1: {DEPTH: FILLS_INODES}},
@@ -1238,6 +1239,14 @@ def test_no_worker_outlives_its_notebook(batch):
     """9.5: a worker that tries to outlive the grader (clear PDEATHSIG, new session, fork) is gone."""
     assert score(batch, "survives") == points(NB1, "1.1")
     assert not _sessions_of_nobody(batch["tmp"])
+
+
+def test_a_cell_of_megabytes_of_code_is_refused_as_the_students_not_the_graders(batch):
+    """9.4: a cell of more code than any honest one (a 300 KB list literal) makes the notebook
+    unreadable, named as such; it was parsed whole in the grader's process (9 GB for 20 MB) and its
+    worker's compile timed out as an internal error of the grader's (red team, round 9)."""
+    lost = messages(batch, "huge_cell")
+    assert score(batch, "huge_cell") == 0 and lost and all("KB of code, over the 256 KB a cell may hold" in m for m in lost), lost
 
 
 def test_a_hint_never_quotes_the_courses_setup_cell_as_the_students_line(batch):
