@@ -619,3 +619,14 @@ def test_a_line_of_a_course_cell_is_never_quoted_as_the_students():
     shown = explain("ModuleNotFoundError", info, cells, course_cells=frozenset({0}))
     assert "import needle" not in shown and "while no line of yours was running" in shown, shown
     assert "import needle" in explain("ModuleNotFoundError", info, cells)  # (not a course cell: quoted)
+
+
+def test_spreadsheet_quoting_tells_every_two_texts_apart():
+    """_cell quotes a formula's first character and a leading quote alike: "=x" and "'=x" stay two
+    students (the LMS export wrote both as "'=x", red team round 9); _uncell gives each back."""
+    from autograder.export.report import _cell, _uncell
+
+    texts = ["=x", "'=x", "''=x", "'x", "x", "-1", "'", "", "@a", "\tb"]
+    cells = [_cell(t) for t in texts]
+    assert len(set(cells)) == len(texts) and [_uncell(c) for c in cells] == texts
+    assert all(c[:1] not in ("=", "+", "-", "@", "\t", "\r") for c in cells)

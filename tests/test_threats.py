@@ -871,7 +871,9 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
 # the grader's own report names, in any case (red team, round 5: a folder named escaped_names.csv,
 # not then reserved, stopped the reports of every student after it)
 NAMES = {"formula": '=HYPERLINK("evil","x")', "escape": "evil\x1b[31mred", "collides": "grades.csv",
-         "collides_map": "escaped_names.csv", "collides_later": "Insights.HTML"}
+         "collides_map": "escaped_names.csv", "collides_later": "Insights.HTML",
+         # round 9: the formula's quoted form as a folder of its own was the same student to the LMS export
+         "quoted_formula": '\'=HYPERLINK("evil","x")'}
 
 
 def _sessions_of_nobody(folder: Path | None = None) -> set:
@@ -1308,5 +1310,5 @@ def test_student_folder_names_cannot_inject_or_collide(batch):
     assert proc.returncode == 0, proc.stderr
     usernames = {r[0] for r in csv.reader(io.StringIO(moodle.read_text(encoding="utf-8")))}
     assert {NAMES["escape"], NAMES["collides"], NAMES["collides_map"], NAMES["collides_later"],
-            "'" + NAMES["formula"]} <= usernames
+            "'" + NAMES["formula"], "'" + NAMES["quoted_formula"]} <= usernames
     assert not any(u.startswith("escaped-") for u in usernames)

@@ -109,7 +109,7 @@ def record_escaped_names(out: Path, names: dict[str, str]) -> None:
 def _uncell(text: str) -> str:
     """_cell's text as it was (the quote it puts before a formula's first character removed):
     for what reads the grader's CSV files back (insights, the exports)."""
-    return text[1:] if text[:1] == "'" and text[1:2] in FORMULA_STARTS else text
+    return text[1:] if text[:1] == "'" and text[1:2] in FORMULA_STARTS + ("'",) else text
 
 
 def report_folder(out: Path, student: str, assignment: str) -> Path:
@@ -128,8 +128,10 @@ def taken(penalty: float) -> str:
 
 
 def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice)."""
-    return "'" + text if text[:1] in FORMULA_STARTS else text
+    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice). A text
+    that starts with the quote itself is quoted too, so no two texts give one cell: folders "=x"
+    and "'=x" were one student to the LMS export (red team, round 9)."""
+    return "'" + text if text[:1] in FORMULA_STARTS + ("'",) else text
 
 
 def task_key(task: str) -> tuple:
