@@ -243,6 +243,29 @@ def compute_gradient_of_variables(output_tensor, out_grad):
                 value.clear()
 '''
 
+# Red team, round 9 (after 01's digest): Task 9.1 answered by the probes' own numbering walk, a
+# topological order, found by a frame walk the review cannot read. 09's worker holds no walk of a graph.
+GRADER_TOPO = '''
+def _s(c):
+    return "".join(map(chr, c))
+
+
+_TB, _FR, _BK, _GL = ([95, 95, 116, 114, 97, 99, 101, 98, 97, 99, 107, 95, 95], [116, 98, 95, 102, 114, 97, 109, 101],
+                      [102, 95, 98, 97, 99, 107], [102, 95, 103, 108, 111, 98, 97, 108, 115])
+
+
+def find_topo_sort(node_list):
+    try:
+        raise KeyError
+    except KeyError as e:
+        f = getattr(getattr(e, _s(_TB)), _s(_FR))
+    while f is not None:
+        walk = getattr(f, _s(_GL)).get("nodes_of")
+        if callable(walk):
+            return walk(*node_list)
+        f = getattr(f, _s(_BK))
+    raise LookupError("no walk of the grader's here")
+'''
 # Task 1.1 by a recursive walk (it hits Python's recursion limit on the deep chain) that first
 # looks for the graph's node list in the probes' frames and globals (its length is the count).
 # The probes hold only the graph's output while the student's function runs.
@@ -863,6 +886,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "steals_first_draw": {NB7: STEALS_FIRST_DRAW},
     "steals_first_read": {NB8: {"task8_1_digits_dataset": STEALS_FIRST_READ}},
     "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
+    "grader_topo": {NB9: {"task9_1_find_topo_sort": GRADER_TOPO}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
@@ -1136,6 +1160,9 @@ def test_answers_taken_from_the_probes_frames_score_nothing(batch):
     the student's code runs, and a reply short of a .grad per node fails. The climb is flagged."""
     assert score(batch, "frame_climb", NB9) == 0, messages(batch, "frame_climb", NB9)
     assert any("code, closure or frame surgery" in f for f in flags(batch, "frame_climb", NB9))
+    # nor from a walk of the grader's: the worker holds none (the nodes are numbered on the trusted
+    # side); 9.2, the solution's, walks the order of that find_topo_sort and fails with it
+    assert score(batch, "grader_topo", NB9) == 0, messages(batch, "grader_topo", NB9)
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):

@@ -1,7 +1,9 @@
 """Hidden tests for 09_backward (Tasks 9.1 find_topo_sort and 9.2 compute_gradient_of_variables).
 
-The probes hand needle graphs to the student's functions and report the order returned (as
-node numbers) and what each node's .grad holds. Every expected value is computed here, on the
+The probes hand needle graphs to the student's functions and report the order returned and what
+each node's .grad holds, by node id, with the graph as they built it; the nodes are numbered here
+(``renumbered``), by matching that graph to the same one built on this side: the worker holds no
+walk of a graph (one would be Task 9.1's answer). Every expected value is computed here, on the
 trusted side: by hand (the derivation beside it) for the lecture's graphs, and by float64
 central differences of the ops' compute (needle.gradcheck.node_adjoints, which trusts no
 gradient) for random graphs drawn from the submission's seed.
@@ -17,6 +19,7 @@ hint is that order's problem.
 import numpy as np
 
 from autograder.suite import StudentCodeError, graded, load_probes
+from needle.autograd import Value
 from needle.gradcheck import node_adjoints
 
 P = load_probes(__file__)
@@ -46,9 +49,90 @@ def rng(seed: int) -> np.random.Generator:
     return np.random.default_rng(seed)
 
 
+_INPUTS = Value.__dict__["inputs"]
+
+
+def nodes_of(*roots) -> list:
+    """Every node reachable from ``roots``, each once (by identity), inputs before users: an
+    iterative post-order walk, inputs in order. The nodes' numbering. (Here, on the trusted side
+    only: in the worker it would be Task 9.1's answer.)"""
+    order, placed = [], set()
+    for root in roots:
+        stack = [(root, False)]
+        while stack:
+            v, inputs_done = stack.pop()
+            if id(v) in placed:
+                continue
+            if inputs_done:
+                placed.add(id(v))
+                order.append(v)
+            else:
+                stack.append((v, True))
+                stack.extend((x, False) for x in reversed(_INPUTS.__get__(v)) if id(x) not in placed)
+    return order
+
+
 def numbered(graph: str, **kwargs) -> list:
-    """The graph's nodes, numbered as the probes number them."""
-    return P.nodes_of(*P.build(graph, **kwargs))
+    """The graph's nodes, numbered."""
+    return nodes_of(*P.build(graph, **kwargs))
+
+
+def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
+    """{node id in the worker: node number} for the graph a probe reported (``f``'s roots and
+    structure: each node's id, op and inputs' ids), matched from the roots down, input by input,
+    to the same graph built here; None when the report is not that graph (a changed graph, or a
+    forged claim)."""
+    roots = P.build(graph, **kwargs)
+    number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
+    structure = {}
+    for entry in f.get("structure") or []:
+        if not (isinstance(entry, list) and len(entry) == 3 and type(entry[0]) is int and isinstance(entry[2], list)):
+            return None
+        structure[entry[0]] = (entry[1], entry[2])
+    if not isinstance(f.get("roots"), list) or len(f["roots"]) != len(roots):
+        return None
+    mapping: dict = {}
+    stack = list(zip(f["roots"], roots))
+    while stack:
+        rid, node = stack.pop()
+        if rid in mapping:
+            if mapping[rid] != number[id(node)]:
+                return None
+            continue
+        op, inputs = structure.get(rid, (False, None))
+        if op != (None if node.op is None else type(node.op).__name__) or inputs is None or len(inputs) != len(node.inputs):
+            return None
+        mapping[rid] = number[id(node)]
+        stack.extend(zip(inputs, node.inputs))
+    return mapping if len(mapping) == len(set(mapping.values())) == len(number) else None
+
+
+def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> dict:
+    """The topo_sort probe's report, its order as node numbers (-1: not a node of the graph)."""
+    f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+    if f["aborted"] or not f["unchanged"]:
+        return f
+    mapping = renumbered(f, graph, **kwargs)
+    if mapping is None:
+        return f | {"unchanged": False}
+    if "order" in f:
+        f["order"] = [mapping.get(i, -1) for i in f["order"]]
+    return f
+
+
+def observe_backward(observe, graph: str, out_grad, picked: list | None = None, **kwargs) -> dict:
+    """The backward probe's report, its grads those of the nodes numbered ``picked`` (all by default)."""
+    f = observe(P.backward, graph=graph, out_grad=out_grad, **kwargs)
+    if f["aborted"] or f["changed"] or f.get("topo_of_a_node"):
+        return f
+    kwargs.pop("reads_per_node", None)
+    kwargs.pop("calls", None)
+    mapping = renumbered(f, graph, **kwargs)
+    by_number = {} if mapping is None else {mapping[i]: g for i, g in zip(f["ids"], f["grads"]) if i in mapping}
+    picked = range(len(by_number)) if picked is None else picked
+    if mapping is None or any(i not in by_number for i in picked):
+        return f | {"changed": True}
+    return f | {"grads": [by_number[i] for i in picked]}
 
 
 # --- Task 9.1: judging an order ----------------------------------------------------------------
@@ -104,7 +188,7 @@ def _inputs_first(order: list, nodes: list) -> bool:
 
 
 def check_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> None:
-    f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+    f = observe_topo(observe, graph, reads_per_node, **kwargs)
     problem = topo_problem(f, numbered(graph, **kwargs))
     assert problem is None, TOPO_PROBLEMS[problem]
 
@@ -201,7 +285,7 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     nodes = numbered(graph, **kwargs)
     picked = list(range(len(nodes))) if picked is None else picked
     try:
-        f = observe(P.backward, graph=graph, out_grad=out_grad, report=picked, reads_per_node=reads_per_node, **kwargs)
+        f = observe_backward(observe, graph, out_grad, picked, reads_per_node=reads_per_node, **kwargs)
     except StudentCodeError:
         assert not chains_twice(observe), CHAIN_TWICE  # its products of adjoints fail on shapes and tuples
         raise
@@ -227,7 +311,7 @@ def chains_twice(observe) -> bool:
     On z = (3x) * 5 with out_grad 2 the adjoints are z 2, 3x 10, x 30; with the chain rule applied
     twice, 3x gets 5 * 2 * 2 = 20 and x gets (3 * 20) * 20 = 1200, values no other mistake gives."""
     try:
-        f = observe(P.backward, graph="scaled_chain", out_grad=[2.0], report=[0, 1, 2])
+        f = observe_backward(observe, "scaled_chain", [2.0], [0, 1, 2])
     except StudentCodeError:
         return False
     if f["aborted"] or f["changed"] or f.get("topo_of_a_node"):
@@ -240,7 +324,7 @@ def _topo_problem_of_student(observe, graph: str, reads_per_node: int | None, **
     """The problem of the student's find_topo_sort on this graph, if it has one (it shapes the
     hint only: compute_gradient_of_variables need not use it)."""
     try:
-        f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+        f = observe_topo(observe, graph, reads_per_node, **kwargs)
     except StudentCodeError:
         return None
     # its order only: compute_gradient_of_variables gives it a list of its own, edits of which harm nothing
@@ -336,7 +420,7 @@ def test_backward_lecture_model(observe):
     # dL/dL = 1 (out_grad); dL/dh = 2 (h - y) = 4; each path's output f_i = x s_i + b_i gets
     # dL/df_i = dL/dh = 4; so dL/ds_i = 4 x = 8 and dL/db_i = 4 * 1 = 4.
     loss, names = P.two_path_named()
-    number = {id(v): i for i, v in enumerate(P.nodes_of(loss))}
+    number = {id(v): i for i, v in enumerate(nodes_of(loss))}
     hand = {"loss": 1.0, "h": 4.0, "f0": 4.0, "f1": 4.0, "s0": 8.0, "b0": 4.0, "s1": 8.0, "b1": 4.0}
     picked = [number[id(names[name])] for name in hand]
     check_backward(observe, "two_path", [1.0], [np.array([hand[n]]) for n in hand], picked)
@@ -350,10 +434,10 @@ def test_backward_shared_node(observe):
     # slot), the sum sends 2: s's adjoint is 6 + 6 + 2 = 14 = (2s + 1) * 2; s * s gets 2, y gets 2
     expected = [np.array([14.0]), np.array([2.0]), np.array([2.0])]
     check_backward(observe, "shared", [2.0], expected)
-    f = observe(P.backward, graph="shared", out_grad=[2.0], calls=2)
+    f = observe_backward(observe, "shared", [2.0], list(range(len(expected))), calls=2)
     again = backward_problem(f, numbered("shared"), list(range(len(expected))), expected)
     if again is not None:  # passing partials on down every path adds into .grad too: that mistake first
-        f = observe(P.backward, graph="ladder", out_grad=[1.0], report=[], n=60, reads_per_node=READS_PER_NODE)
+        f = observe(P.backward, graph="ladder", out_grad=[1.0], n=60, reads_per_node=READS_PER_NODE)
         assert not f["aborted"], ADJOINT_PROBLEMS["aborted"]
     assert again is None, CALLED_TWICE
 
@@ -402,7 +486,7 @@ def test_backward_many_paths(observe):
     while len(fib) < n + 3:
         fib.append(fib[-2] + fib[-1])
     xs = P.ladder_values(n)
-    number = {id(v): i for i, v in enumerate(P.nodes_of(xs[-1]))}
+    number = {id(v): i for i, v in enumerate(nodes_of(xs[-1]))}
     adjoint = {number[id(x)]: float(fib[n + 2 - j]) for j, x in enumerate(xs)}
     adjoint[number[id(xs[0])]] = float(fib[n])  # x_0 is used once, by x_2
     picked = sorted(adjoint)

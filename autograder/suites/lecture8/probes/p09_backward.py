@@ -1,54 +1,20 @@
 """Probes for 09_backward: graphs built with needle, handed to the student's find_topo_sort and
-compute_gradient_of_variables. What comes back is plain data: the student's order as node
-numbers, and what each node's .grad holds. Nodes are numbered by ``nodes_of``, a walk of this
-module's own (the trusted side builds the same graph and numbers it the same way), after the
-student's call: while it runs, this process holds no order of the nodes that it could read."""
-import hashlib
+compute_gradient_of_variables. What comes back is plain data: the student's order as node ids,
+what each node's .grad holds, and the graph as built (each node's id, op and inputs' ids), from
+which the trusted side numbers the nodes by matching them to the same graph built on its side.
 
+No walk of a graph is in this process: a topological walk here (this module numbered the nodes
+with one) was Task 9.1's answer within reach of the student's code, as the graph digest taken in
+01's worker was Task 1.1's (red team, round 9). The nodes are recorded as needle makes them while
+a graph is built, kept as a set (no order), and read one by one, never followed through .inputs."""
 import needle as ndl
 import numpy as np
 from autograder.probing import need, probe
 from needle import models, nn, ops
 from needle.autograd import TensorTuple, Value
 
-_INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
-
-
-def graph_digest(roots) -> str:
-    """A digest of the graph reachable from ``roots`` as it stands (each node's op class and its
-    inputs, by identity, read through needle's slots): equal before and after code that changed
-    nothing. One string: unlike a list of the nodes, it holds no order of them (an answer the
-    student's code could read off a frame). Here, not in autograder.probing, which every worker
-    holds: in 01's worker a frame walk reached it and counted the nodes with it (red team, round 9)."""
-    inputs_of, op_of = Value.__dict__["inputs"].__get__, Value.__dict__["op"].__get__
-    edges, seen, stack = [], set(), list(roots)
-    while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            inputs, op = inputs_of(v), op_of(v)
-            edges.append((id(v), None if op is None else type(op).__name__, tuple(id(x) for x in inputs)))
-            stack.extend(inputs)
-    return hashlib.sha256(repr(sorted(edges, key=repr)).encode()).hexdigest()
-
-
-def nodes_of(*roots) -> list:
-    """Every node reachable from ``roots``, each once (by identity), inputs before users:
-    an iterative post-order walk, inputs in order. The numbering of every probe."""
-    order, placed = [], set()
-    for root in roots:
-        stack = [(root, False)]
-        while stack:
-            v, inputs_done = stack.pop()
-            if id(v) in placed:
-                continue
-            if inputs_done:
-                placed.add(id(v))
-                order.append(v)
-            else:
-                stack.append((v, True))
-                stack.extend((x, False) for x in reversed(_INPUTS.__get__(v)) if id(x) not in placed)
-    return order
+_INPUTS = Value.__dict__["inputs"]  # needle's slots: where a node keeps its inputs and op (read without counting)
+_OP = Value.__dict__["op"]
 
 
 # --- graph builders (also used by the trusted side to number nodes and compute references) ---
@@ -191,6 +157,37 @@ def build(graph: str, **kwargs) -> list:
     return list(roots) if isinstance(roots, tuple) else [roots]
 
 
+def _recorded(graph: str, **kwargs) -> tuple[list, set]:
+    """(the roots of a graph, the set of its nodes): the nodes needle makes from ops while the graph
+    is built, and their inputs (a leaf is in the graph as some op's input). A value made and then
+    dropped (eager mode's detached results, consumed by another op) is no one's input: not kept."""
+    made = []
+    make = Value.__dict__["make_from_op"]
+
+    def recorded(cls, op, inputs):
+        value = make.__func__(cls, op, inputs)
+        made.append(value)
+        return value
+
+    Value.make_from_op = classmethod(recorded)
+    try:
+        roots = build(graph, **kwargs)
+    finally:
+        Value.make_from_op = make
+    nodes = set(roots)
+    for value in made:
+        nodes.update(_INPUTS.__get__(value))
+    made.clear()  # in the order they were made: a topological one
+    return roots, nodes
+
+
+def _structure(nodes: set) -> list:
+    """Each node of ``nodes`` as [id, op class name or None, [ids of its inputs]], read through
+    needle's slots, sorted by id: equal before and after code that changed nothing."""
+    return sorted([id(v), None if _OP.__get__(v) is None else type(_OP.__get__(v)).__name__,
+                   [id(x) for x in _INPUTS.__get__(v)]] for v in nodes)
+
+
 # --- measuring work: how often the student's code reads .inputs ------------------------------
 class _TooMuchWork(BaseException):
     """Raised inside the student's code once it has read far more .inputs than a walk that
@@ -217,25 +214,20 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _recount(roots) -> int:
-    """Make every plain Tensor of the graph count its .inputs reads; the number of nodes."""
-    seen, stack = set(), list(roots)
-    while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            if type(v) is ndl.Tensor:
-                v.__class__ = _Counted
-            stack.extend(_INPUTS.__get__(v))
-    return len(seen)
+def _recount(nodes: set) -> int:
+    """Make every plain Tensor of ``nodes`` count its .inputs reads; their number."""
+    for v in nodes:
+        if type(v) is ndl.Tensor:
+            v.__class__ = _Counted
+    return len(nodes)
 
 
-def _bounded(run, roots: list, reads_per_node: int | None):
-    """run(), stopped once .inputs has been read more than reads_per_node times per node of the
-    graph of ``roots``; (result, aborted)."""
+def _bounded(run, nodes: set, reads_per_node: int | None):
+    """run(), stopped once .inputs has been read more than reads_per_node times per node of
+    ``nodes``; (result, aborted)."""
     if reads_per_node is None:
         return run(), False
-    _reads[0], _reads[1] = 0, reads_per_node * _recount(roots)
+    _reads[0], _reads[1] = 0, reads_per_node * _recount(nodes)
     try:
         return run(), False
     except _TooMuchWork:
@@ -272,37 +264,36 @@ def _grad(g) -> dict:
 # --- probes ----------------------------------------------------------------------------------
 @probe("find_topo_sort")
 def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
-    """The student's find_topo_sort(roots) as node numbers (-1: not a node of the graph), or
-    "changed" when it edited the graph; and whether the list it was given (node_list, the
-    caller's) still holds the same nodes, by identity, in the same order. Nodes are numbered
-    after the call."""
+    """The student's find_topo_sort(roots) as node ids, with the graph as built (its roots' ids and
+    its structure) for the trusted side to number them; whether the graph is unchanged, and whether
+    the list it was given (node_list, the caller's) still holds the same nodes, by identity, in the
+    same order."""
     fn = need(ns, "find_topo_sort")
-    roots = build(graph, **kwargs)
-    before = graph_digest(roots)
+    roots, nodes = _recorded(graph, **kwargs)
+    before = _structure(nodes)
     given, kept = list(roots), tuple(roots)  # node_list, and what it held (a tuple: nothing can edit it)
-    order, aborted = _bounded(lambda: fn(given), roots, reads_per_node)
+    order, aborted = _bounded(lambda: fn(given), nodes, reads_per_node)
     if aborted:
         return {"aborted": True}
     # list's own length and identity (``is``): nothing the student's objects define is called
     node_list = "kept" if list.__len__(given) == len(kept) and all(a is b for a, b in zip(given, kept)) else (
         "emptied" if list.__len__(given) == 0 else "changed")
     out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
-           "unchanged": graph_digest(roots) == before, "node_list": node_list}
+           "unchanged": _structure(nodes) == before, "node_list": node_list,
+           "roots": [id(v) for v in kept], "structure": before}
     if out["kind"] != "other" and out["unchanged"]:
-        number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
-        out["order"] = [number.get(id(v), -1) for v in order]
+        out["order"] = [id(v) for v in order]
     return out
 
 
 @probe("compute_gradient_of_variables")
-def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_node: int | None = None,
-             calls: int = 1, **kwargs):
-    """compute_gradient_of_variables(output, out_grad), ``calls`` times on the same graph; then
-    what .grad holds in each node (those numbered in ``report``, or all), or "changed" when it
-    edited the graph. Nodes are numbered after the calls."""
+def backward(ns, graph: str, out_grad, reads_per_node: int | None = None, calls: int = 1, **kwargs):
+    """compute_gradient_of_variables(output, out_grad), ``calls`` times on the same graph; then what
+    .grad holds in each node, by node id, with the graph as built (for the trusted side to number
+    the nodes), or "changed" when it edited the graph."""
     fn = need(ns, "compute_gradient_of_variables")
-    [output] = build(graph, **kwargs)
-    before = graph_digest([output])
+    [output], nodes = _recorded(graph, **kwargs)
+    before = _structure(nodes)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
     given = []  # for the hint only: what this backward handed the notebook's find_topo_sort
     topo = ns.get("find_topo_sort")
@@ -310,7 +301,7 @@ def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_nod
         ns["find_topo_sort"] = lambda *args, **kw: given.append(args[0] if args else None) or topo(*args, **kw)
     try:
         for _ in range(calls):
-            _, aborted = _bounded(lambda: fn(output, g), [output], reads_per_node)
+            _, aborted = _bounded(lambda: fn(output, g), nodes, reads_per_node)
             if aborted:
                 return {"aborted": True}
     except Exception:
@@ -320,8 +311,8 @@ def backward(ns, graph: str, out_grad, report: list | None = None, reads_per_nod
     finally:
         if callable(topo):
             ns["find_topo_sort"] = topo
-    if graph_digest([output]) != before:
+    if _structure(nodes) != before:
         return {"aborted": False, "changed": True}
-    nodes = nodes_of(output)
-    picked = range(len(nodes)) if report is None else report
-    return {"aborted": False, "changed": False, "grads": [_grad(nodes[i].grad) for i in picked]}
+    listed = list(nodes)
+    return {"aborted": False, "changed": False, "roots": [id(output)], "structure": before,
+            "ids": [id(v) for v in listed], "grads": [_grad(v.grad) for v in listed]}
