@@ -243,7 +243,8 @@ OP_SOFT_MAX = ("LogSumExp's forward returns the max itself: log-sum-exp is a sof
 OP_SHIFT = ("LogSumExp's forward gave inf or -inf on large (or very negative) inputs: compute must subtract the max "
             "before exp and add it back after the log")
 OP_OWN_MAX = ("LogSumExp's forward gave -inf on slices whose values are far below the largest value of the whole "
-              "array: shift each slice by its own max over the reduced axes")
+              "array: shift each slice by its own max over the reduced axes (in your logsumexp_stable, if compute "
+              "uses it)")
 OP_KEEPDIMS = ("LogSumExp's forward is right on each row alone but wrong (or raises) on a matrix: compute the max "
                "with keepdims=True so it lines up with its slice (in your logsumexp_stable, if compute uses it)")
 OP_WHOLE_SUM = ("LogSumExp's forward sums over the whole array: each slice has its own log-sum-exp, a sum over the "

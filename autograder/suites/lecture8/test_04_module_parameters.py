@@ -550,6 +550,8 @@ DOUBLED = "L2Loss computes 2 (x - y), twice the difference: the loss is the diff
 NOT_SQUARED = "L2Loss returns the difference x - y (or y - x) itself: square it, (x - y)^2"
 ABSOLUTE = "L2Loss computes |x - y|: square the difference instead, (x - y)^2"
 NEGATED = "L2Loss computes -(x - y)^2: (x - y) * (y - x) flips the sign; multiply the difference by itself"
+MEAN = ("L2Loss divides (x - y)^2 by the number of samples or elements, a mean: the lecture's loss is (x - y)^2 "
+        "element by element, with nothing divided; a training loop sums or averages it outside")
 NOT_CONNECTED = ("L2Loss's output is not connected to x and y (no gradient reaches them): compute it from the "
                  "Tensors x and y with needle operations, not numpy or detached copies")
 
@@ -557,6 +559,9 @@ NOT_CONNECTED = ("L2Loss's output is not connected to x and y (no gradient reach
 def l2_message(out, x, y) -> str:
     """The message for an L2Loss output ``out`` that is not (x - y)^2, by what it is instead."""
     d = f32(x) - f32(y)
+    for n in sorted({d.shape[0], d.size} - {1, 2}):  # (over 2: halving is HALF's)
+        if out.shape == d.shape and np.allclose(out, d ** 2 / n, rtol=1e-4, atol=1e-6):
+            return MEAN
     for want, message in ((0.5 * d ** 2, HALF), (2 * d, DOUBLED), (d, NOT_SQUARED), (-d, NOT_SQUARED), (np.abs(d), ABSOLUTE),
                           (-(d ** 2), NEGATED)):
         if out.shape == want.shape and np.allclose(out, want, rtol=1e-4, atol=1e-6):

@@ -144,6 +144,11 @@ LATE = ("your momentum buffer is one step late: each step moves p by the buffer 
 AS_PLAIN = ("with momentum > 0, step() moved the parameters as plain SGD does: move each by lr times its momentum "
             "buffer, which carries the earlier gradients")
 SHARED = "the parameters share one momentum buffer: keep one buffer per parameter"
+KEYED_BY_GRAD = ("your momentum buffers are looked up by the gradient (id(p.grad), or p.grad itself): p.grad is a new "
+                 "Tensor at every step, so no step finds the buffer of the step before; key each buffer by its "
+                 "parameter (id(p)), the same object at every step")
+FRESH_STATE = ("a new SGD found momentum buffers of another SGD: keep the buffers on the optimizer itself (self), made "
+               "in __init__, not in a class attribute that every SGD shares")
 LAST_GRADIENT = ("your momentum buffer keeps only the last gradient, momentum * (previous gradient) + g: PyTorch's "
                  "buffer carries every earlier gradient, decayed, buf <- momentum * buf + g with buf the buffer of the "
                  "step before (the two agree for two steps only)")
@@ -176,8 +181,17 @@ def grad_written(r, grads) -> bool:
     return False
 
 
-def trajectory_message(r, init, grads, lr, momentum, fallback) -> str:
-    """The one message for a trajectory that is not PyTorch's, by the mistake it matches."""
+def momentum_with_the_same_gradient(observe) -> bool:
+    """Does momentum work when p.grad stays the same Tensor from step to step? (w = 1, gradient 1
+    kept for three steps, lr 0.1, momentum 0.9: buffers 1, 1.9, 2.71, w = 0.9, 0.71, 0.439.)"""
+    init, grads = [[1.0]], [[[1.0]], ["keep"], ["keep"]]
+    r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=0.9)
+    return not r["raised_on_none"] and same_run(r["values"], sgd_run(init, grads, 0.1, 0.9))
+
+
+def trajectory_message(r, init, grads, lr, momentum, fallback, observe=None) -> str:
+    """The one message for a trajectory that is not PyTorch's, by the mistake it matches (asking
+    ``observe`` one more thing where two mistakes give this trajectory)."""
     got = r["values"]
     if same_run(got, [[f32(a) for a in init]] * len(grads)):
         return unchanged_message(r, grad_written(r, grads))
@@ -189,6 +203,8 @@ def trajectory_message(r, init, grads, lr, momentum, fallback) -> str:
         for rule, message in (("average", AVERAGED), ("damped", DAMPED), ("late", LATE), ("last_gradient", LAST_GRADIENT),
                               ("no_momentum", AS_PLAIN)):
             if matches(rule):
+                if rule == "no_momentum" and observe is not None and momentum_with_the_same_gradient(observe):
+                    return KEYED_BY_GRAD
                 return message
         if len(init) > 1 and matches("shared"):
             return SHARED
@@ -205,8 +221,18 @@ def check_trajectory(observe, init, grads, lr, momentum, fallback):
     r = observe(P.sgd_trajectory, init=init, grads=grads, lr=lr, momentum=momentum)
     assert not r["raised_on_none"], RAISED_ON_NONE
     if not same_run(r["values"], sgd_run(init, grads, lr, momentum)):
-        raise AssertionError(trajectory_message(r, init, grads, lr, momentum, fallback))
+        raise AssertionError(trajectory_message(r, init, grads, lr, momentum, fallback, observe))
     return r
+
+
+def check_fresh_state(observe) -> None:
+    """A new SGD starts with no momentum buffers, though another SGD stepped the same parameter: its
+    first step moves the parameter as the other's first step did (asked first by every test with
+    momentum: buffers shared by every SGD otherwise fail each one differently, a stale buffer of another
+    shape raising in one, of another value misleading another)."""
+    r = observe(P.fresh_sgd, momentum=0.9)
+    moves = [expect_array(m, "SGD.step must move the parameter") for m in (r["first"], r["second"])]
+    assert moves[0].shape != moves[1].shape or np.allclose(moves[0], moves[1], rtol=1e-5, atol=1e-6), FRESH_STATE
 
 
 def random_problem(seed, shapes, steps):
@@ -254,6 +280,7 @@ def test_sgd_plain_trajectory(observe, submission_seed):
 @graded("5.1", points=3)
 def test_sgd_momentum_trajectory(observe, submission_seed):
     """SGD with momentum follows PyTorch's rule"""
+    check_fresh_state(observe)
     # w = 1, gradients 1, 3, -2, lr = 0.1, momentum 0.9 (by hand):
     #   step 1: buf = g = 1 (or 0.9 * 0 + 1 from a zero buffer)  -> w = 1 - 0.1 * 1 = 0.9
     #   step 2: buf = 0.9 * 1 + 3 = 3.9                         -> w = 0.9 - 0.39 = 0.51
@@ -276,12 +303,13 @@ def basic_problem(observe, momentum, seed) -> str | None:
     r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=momentum)
     if r["raised_on_none"] or same_run(r["values"], sgd_run(init, grads, 0.1, momentum)):
         return None
-    return trajectory_message(r, init, grads, 0.1, momentum, MOMENTUM if momentum else PLAIN)
+    return trajectory_message(r, init, grads, 0.1, momentum, MOMENTUM if momentum else PLAIN, observe)
 
 
 @graded("5.1", points=2)
 def test_sgd_skips_none_grads(observe, submission_seed):
     """SGD skips parameters whose grad is None"""
+    check_fresh_state(observe)
     rng = np.random.default_rng(submission_seed + 405)
     init = [rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal(3)]
     g = lambda: rng.standard_normal(3)  # noqa: E731
@@ -292,7 +320,7 @@ def test_sgd_skips_none_grads(observe, submission_seed):
         assert not r["raised_on_none"], RAISED_ON_NONE
         if not same_run(r["values"], sgd_run(init, grads, 0.1, momentum)):
             raise AssertionError(basic_problem(observe, momentum, submission_seed + 408)
-                                 or trajectory_message(r, init, grads, 0.1, momentum, SKIP_NONE))
+                                 or trajectory_message(r, init, grads, 0.1, momentum, SKIP_NONE, observe))
         for step in r["values"]:
             assert np.array_equal(step[2], f32(init[2])), "a parameter that never had a gradient must keep its value exactly"
 
@@ -300,6 +328,7 @@ def test_sgd_skips_none_grads(observe, submission_seed):
 @graded("5.1", points=2)
 def test_sgd_keeps_identity_no_graph(observe):
     """SGD updates the parameters in place: same objects, leaves, no graph"""
+    check_fresh_state(observe)
     def every(flags) -> bool:  # one flag per parameter of the probe's model (w and b), each true
         return len(flags) == 2 and all(flags)
 
@@ -317,6 +346,7 @@ def test_sgd_keeps_identity_no_graph(observe):
 @graded("5.1", points=1)
 def test_sgd_same_gradient_kept(observe, submission_seed):
     """SGD with momentum leaves p.grad unchanged, even when it is reused"""
+    check_fresh_state(observe)
     # the same gradient Tensor stays in p.grad for three steps (no reset_grad in between)
     rng = np.random.default_rng(submission_seed + 406)
     init, g = [rng.standard_normal(4)], rng.standard_normal(4)

@@ -32,12 +32,15 @@ class CountedGrad(ndl.Tensor):
         return super().realize_cached_data()
 
 
-def _set_grads(params, grads) -> None:
-    """grads[i]: an array (a new gradient Tensor), None (no gradient) or "keep" (leave p.grad)."""
+def _set_grads(params, grads, made: list) -> None:
+    """grads[i]: an array (a new gradient Tensor), None (no gradient) or "keep" (leave p.grad). Each
+    gradient made is kept in ``made`` until the probe returns, so no later one takes its id: a step
+    that looks its buffers up by id(p.grad) finds none, at every step alike."""
     for p, g in zip(params, grads):
         if isinstance(g, str):
             continue
         p.grad = None if g is None else CountedGrad(np.asarray(g, dtype=np.float32), requires_grad=False)
+        made.append(p.grad)
 
 
 def _step(opt, params) -> dict:
@@ -89,9 +92,9 @@ def sgd_trajectory(ns, init, grads, lr, momentum=None):
     SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
     params = [Parameter(np.asarray(a, dtype=np.float32)) for a in init]
     opt = SGD(params, lr=lr) if momentum is None else SGD(params, lr=lr, momentum=momentum)
-    values, grads_after, touched = [], [], []
+    values, grads_after, touched, made = [], [], [], []
     for step_grads in grads:
-        _set_grads(params, step_grads)
+        _set_grads(params, step_grads, made)
         try:
             touched.append(_step(opt, params))
         except Exception:
@@ -102,6 +105,23 @@ def sgd_trajectory(ns, init, grads, lr, momentum=None):
         grads_after.append([_grad(p) for p in params])
     return {"raised_on_none": False, "values": values, "grads_after": grads_after,
             "reads": sum(t["reads"] for t in touched), "replaced": any(t["replaced"] for t in touched)}
+
+
+@probe("SGD", "Parameter")
+def fresh_sgd(ns, momentum):
+    """An SGD (lr 0.1) steps w = 1 with gradient 1; then a new SGD steps the same w with gradient 1:
+    how far did each move it? (The same from buffers of its own; more the second time from the
+    first one's.)"""
+    SGD, Parameter = need(ns, "SGD"), need(ns, "Parameter")
+    w = Parameter(np.ones(1, dtype=np.float32))
+    made, moves = [], []
+    for _ in range(2):
+        opt = SGD([w], lr=0.1, momentum=momentum)
+        before = np.array(w.numpy(), dtype=np.float64)
+        _set_grads([w], [np.ones(1)], made)
+        opt.step()
+        moves.append(before - np.array(w.numpy(), dtype=np.float64))
+    return {"first": moves[0], "second": moves[1]}
 
 
 @probe("SGD", "Parameter")
