@@ -44,6 +44,8 @@ COPY = ("detach holds a copy of the data: its cached_data must be the very same 
         "(ndl.Tensor(...) always makes a copy)")
 HAS_OP = "the detached tensor still has an op: it must be a leaf (op is None)"
 HAS_INPUTS = "the detached tensor still has inputs: a leaf has inputs == () (an empty tuple)"
+INPUTS_NOT_TUPLE = ("the detached tensor's inputs are not a tuple (an empty list, say): a leaf has inputs == (), the "
+                    "empty tuple, as every needle leaf has")
 KEEPS_GRAD = ("the detached tensor carries t's .grad: a fresh leaf starts with grad None (a copy of t, such as "
               "copy.copy(t), keeps every attribute of t, .grad included)")
 REQUIRES_GRAD = ("the detached tensor has requires_grad True (or not a bool): a detached tensor is a constant, so its "
@@ -89,6 +91,7 @@ def test_detach_returns_new_leaf(observe, submission_seed):
         f = observe(P.detach_facts, kind=kind, shape=shape, seed=seed)
         check_new_tensor(f)
         assert f["op"] is None, HAS_OP
+        assert f["inputs"] != -1, INPUTS_NOT_TUPLE
         assert f["inputs"] == 0, HAS_INPUTS
         assert not f["has_grad"], KEEPS_GRAD
 

@@ -250,6 +250,9 @@ def test_reset_grad_sets_none(observe):
     shapes = [(2,), (3,), (1,), (2, 2)]
     for use_sgd in (False, True):
         r = observe(P.reset_grad, shapes=shapes, use_sgd=use_sgd)
+        assert not r.get("deleted"), (
+            "reset_grad() removed .grad itself (del p.grad): every Tensor keeps a .grad, None when it holds no "
+            "gradient; set it to None")
         assert not r["untouched"], (
             "reset_grad() did nothing: every parameter still holds its gradient (a loop's `p = None` only rebinds the "
             "name p; the gradient lives in each parameter)")

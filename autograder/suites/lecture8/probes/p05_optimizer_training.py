@@ -64,6 +64,8 @@ def reset_grad(ns, shapes, use_sgd=False):
         before.append(p.grad)
     opt = need(ns, "SGD")(params, lr=0.1) if use_sgd else need(ns, "Optimizer")(params)
     opt.reset_grad()
+    if not all(_holds_grad(p) for p in params):
+        return {"deleted": True}
     return {
         "grad_none": [p.grad is None for p in params],
         "untouched": all(p.grad is g for p, g in zip(params, before)),
@@ -71,6 +73,17 @@ def reset_grad(ns, shapes, use_sgd=False):
                      or (type(p.grad) in (int, float) and p.grad == 0) for p in params),
         "values": [np.asarray(p.numpy(), dtype=np.float64) for p in params],
     }
+
+
+def _holds_grad(p) -> bool:
+    """Has ``p`` its .grad slot (reset_grad's `del p.grad` empties it: reading it then raises)?"""
+    if not isinstance(p, ndl.autograd.Value):
+        return True
+    try:
+        ndl.autograd.Value.__dict__["grad"].__get__(p)
+    except AttributeError:
+        return False
+    return True
 
 
 def _fails_on_none(SGD, Parameter, lr, momentum) -> bool:
