@@ -62,7 +62,7 @@ def reference_labels(tree):
     """The labels needle's reference nn.Module.parameters() returns for the same tree."""
     objects = {}
     root = P.build_tree(tree, ndl.nn.Module, ndl.nn.Parameter, objects)
-    return P.labels_of(root.parameters(), objects)
+    return P.labels_of(root.parameters(), {id(o): label.split("#")[0] for label, o in objects.items()})
 
 
 def f32(v):

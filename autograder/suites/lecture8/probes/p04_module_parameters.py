@@ -8,6 +8,7 @@ objects parameters() returned, as labels; whether s is a Parameter; whether a mo
 Parameter): each can only fail a test. What earns a point is a value the student's code
 returned, judged on the trusted side: the labels in order, what module(...) returned (a forward
 that echoes its arguments), forward values and gradients."""
+import random
 import weakref
 
 import numpy as np
@@ -82,11 +83,10 @@ def build_tree(node, Module, Parameter, objects: dict):
 _BUILT: "weakref.WeakValueDictionary[int, object]" = weakref.WeakValueDictionary()
 
 
-def labels_of(found, objects: dict) -> list:
-    """The label of each returned object: a tree label, '?plain' for the tree's plain Tensors,
-    '?earlier' for a Parameter of a tree built before, '?copy' for any other Tensor (a copy of a
-    Parameter), '?other' for anything else."""
-    names = {id(o): label.split("#")[0] for label, o in objects.items()}
+def labels_of(found, names: dict) -> list:
+    """The label of each returned object (``names``: id -> label of the tree's objects): a tree
+    label, '?plain' for the tree's plain Tensors, '?earlier' for a Parameter of a tree built before,
+    '?copy' for any other Tensor (a copy of a Parameter), '?other' for anything else."""
     out = []
     for item in found:
         if id(item) in names:
@@ -100,56 +100,24 @@ def labels_of(found, objects: dict) -> list:
     return out
 
 
-def relabel(node, value, objects: dict) -> None:
-    """The labels ``build_tree`` gave, found again by walking ``node`` (the description) beside
-    ``value`` (what was built): attributes by name, items by position, dict values by key."""
-    kind = node[0]
-    if kind == "param":
-        objects[node[1]] = value
-    elif kind == "module":
-        try:
-            attrs = object.__getattribute__(value, "__dict__")
-        except AttributeError:
-            attrs = {}
-        for attr, child in node[2]:
-            relabel(child, attrs.get(attr) if type(attrs) is dict else None, objects)
-        objects[node[1]] = value
-    elif kind in ("list", "tuple"):
-        items = list(value) if type(value) in (list, tuple) else []
-        for k, child in enumerate(node[1]):
-            relabel(child, items[k] if k < len(items) else None, objects)
-    elif kind == "dict":
-        for key, child in node[1]:
-            relabel(child, value.get(key) if type(value) is dict else None, objects)
-    elif kind == "tensor":
-        objects[f"{PLAIN}#{len(objects)}"] = value
-
-
-def _param_labels(node) -> list:
-    """The labels of a tree description's Parameters."""
-    kind = node[0]
-    if kind == "param":
-        return [node[1]]
-    children = [c for _, c in node[2]] if kind == "module" else node[1] if kind in ("list", "tuple") else \
-        [c for _, c in node[1]] if kind == "dict" else []
-    return [label for c in children for label in _param_labels(c)]
-
-
 def _parameters_of(tree, Module, Parameter) -> dict:
-    # While parameters() runs, no record of the tree's objects is kept (its Parameters in order are
-    # the answer, and the student's code can read this process): the labels are found again after.
+    # While parameters() runs, no record of the tree's objects in their order is kept (its Parameters
+    # in order are the answer, and the student's code can read this process), nor any walk of a tree
+    # (one would be Task 4.1's answer, red team round 9): the labels are kept by id, in a shuffled order.
     objects: dict = {}
     root = build_tree(tree, Module, Parameter, objects)
+    named = list(objects.items())
     objects.clear()  # the same dict: a constructor of the student's may have kept a reference to it
+    random.SystemRandom().shuffle(named)
+    names = {id(o): label.split("#")[0] for label, o in named}
+    kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN)]
+    del named
     found = root.parameters()
-    relabel(tree, root, objects)
     is_list = isinstance(found, list)
     items = list(found) if isinstance(found, (list, tuple)) or hasattr(found, "__next__") else []
-    labels = labels_of(items, objects)
-    for label in _param_labels(tree):  # this tree's Parameters: "?earlier" in a later tree's answer
-        o = objects.get(label)
-        if o is not None:
-            _BUILT[id(o)] = o
+    labels = labels_of(items, names)
+    for o in kept:  # this tree's Parameters: "?earlier" in a later tree's answer
+        _BUILT[id(o)] = o
     return {"is_list": is_list, "labels": labels}
 
 
@@ -243,22 +211,16 @@ def _param_facts(p, Parameter) -> dict:
 
 
 def _holds_parameters(m, Parameter, Module) -> bool:
-    """Does the object hold any Parameter, directly or in sub-modules (walked here, not with
-    the student's parameters())?"""
-    stack, seen = [m], set()
-    while stack:
-        v = stack.pop()
-        if id(v) in seen:
-            continue
-        seen.add(id(v))
+    """Does the module hold a Parameter as an attribute, or as an attribute of a sub-module it holds
+    (ScaleAdd's s and b, MultiPathScaleAdd's paths')? Two levels, read here, not with the student's
+    parameters(), and no walk of a tree (one would be Task 4.1's answer, red team round 9)."""
+    if not isinstance(m, Module):
+        return False
+    for v in vars(m).values():
         if isinstance(v, Parameter):
             return True
-        if isinstance(v, Module):
-            stack.extend(vars(v).values())
-        elif isinstance(v, dict):
-            stack.extend(v.values())
-        elif isinstance(v, (list, tuple)):
-            stack.extend(v)
+        if isinstance(v, Module) and any(isinstance(w, Parameter) for w in vars(v).values()):
+            return True
     return False
 
 
