@@ -86,10 +86,11 @@ def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
     number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
     structure = {}
     for entry in f.get("structure") or []:
-        if not (isinstance(entry, list) and len(entry) == 3 and type(entry[0]) is int and isinstance(entry[2], list)):
+        if not (isinstance(entry, list) and len(entry) == 3 and type(entry[0]) is int and isinstance(entry[2], list)
+                and all(type(i) is int for i in entry[2])):
             return None
         structure[entry[0]] = (entry[1], entry[2])
-    if not isinstance(f.get("roots"), list) or len(f["roots"]) != len(roots):
+    if not isinstance(f.get("roots"), list) or len(f["roots"]) != len(roots) or not all(type(i) is int for i in f["roots"]):
         return None
     mapping: dict = {}
     stack = list(zip(f["roots"], roots))
@@ -116,7 +117,8 @@ def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwarg
     if mapping is None:
         return f | {"unchanged": False}
     if "order" in f:
-        f["order"] = [mapping.get(i, -1) for i in f["order"]]
+        order = f["order"] if isinstance(f["order"], list) else []
+        f["order"] = [mapping.get(i, -1) if type(i) is int else -1 for i in order]
     return f
 
 
@@ -128,9 +130,12 @@ def observe_backward(observe, graph: str, out_grad, picked: list | None = None, 
     kwargs.pop("reads_per_node", None)
     kwargs.pop("calls", None)
     mapping = renumbered(f, graph, **kwargs)
-    by_number = {} if mapping is None else {mapping[i]: g for i, g in zip(f["ids"], f["grads"]) if i in mapping}
-    picked = range(len(by_number)) if picked is None else picked
-    if mapping is None or any(i not in by_number for i in picked):
+    ids, grads = f.get("ids"), f.get("grads")
+    if mapping is None or not (isinstance(ids, list) and isinstance(grads, list) and len(ids) == len(grads)):
+        return f | {"changed": True}
+    by_number = {mapping[i]: g for i, g in zip(ids, grads) if type(i) is int and i in mapping}
+    picked = range(len(mapping)) if picked is None else picked  # every node of the graph by default
+    if any(i not in by_number for i in picked):
         return f | {"changed": True}
     return f | {"grads": [by_number[i] for i in picked]}
 
