@@ -266,6 +266,47 @@ def find_topo_sort(node_list):
         f = getattr(f, _s(_BK))
     raise LookupError("no walk of the grader's here")
 '''
+# Red team, round 10: Task 9.1 with no walk at all: a cell hooks needle's constructors and logs every
+# value as it is made; a node is made after its inputs, so the log of a graph built with ops is a
+# topological order. The probes hand the student a copy of each graph made in a shuffled order.
+CREATION_ORDER_TOPO = '''
+import weakref
+
+from needle.autograd import Value as _V
+
+# Every value needle makes is numbered as it is made: leaves through _init, op results through
+# make_from_op. A value's inputs exist before it does, so creation order is a topological order.
+_LOG = []            # weak references, in creation order
+_orig_init = _V._init
+_orig_make = _V.__dict__["make_from_op"].__func__
+
+
+def _init(self, *args):
+    _orig_init(self, *args)
+    _LOG.append(weakref.ref(self))
+
+
+def _make(cls, op, inputs):
+    value = _orig_make(cls, op, inputs)
+    _LOG.append(weakref.ref(value))
+    return value
+
+
+_V._init = _init
+_V.make_from_op = classmethod(_make)
+
+
+def find_topo_sort(node_list):
+    """No depth-first search: the nodes in the order needle made them, kept when a later node
+    that is kept uses them (one pass from the newest to the oldest)."""
+    alive = [v for v in (r() for r in _LOG) if v is not None]
+    _LOG[:] = [weakref.ref(v) for v in alive]
+    keep = {id(v) for v in node_list}
+    for v in reversed(alive):
+        if id(v) in keep:
+            keep.update(id(x) for x in v.inputs)
+    return [v for v in alive if id(v) in keep]
+'''
 # Task 1.1 by a recursive walk (it hits Python's recursion limit on the deep chain) that first
 # looks for the graph's node list in the probes' frames and globals (its length is the count).
 # The probes hold only the graph's output while the student's function runs.
@@ -887,6 +928,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "steals_first_read": {NB8: {"task8_1_digits_dataset": STEALS_FIRST_READ}},
     "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
     "grader_topo": {NB9: {"task9_1_find_topo_sort": GRADER_TOPO}},
+    "creation_order_topo": {NB9: {"task9_1_find_topo_sort": CREATION_ORDER_TOPO}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
@@ -1163,6 +1205,9 @@ def test_answers_taken_from_the_probes_frames_score_nothing(batch):
     # nor from a walk of the grader's: the worker holds none (the nodes are numbered on the trusted
     # side); 9.2, the solution's, walks the order of that find_topo_sort and fails with it
     assert score(batch, "grader_topo", NB9) == 0, messages(batch, "grader_topo", NB9)
+    # nor from the order in which needle made the graph's nodes (a hook on its constructors): the
+    # graphs the student's code gets were made in a shuffled order
+    assert score(batch, "creation_order_topo", NB9) == 0, messages(batch, "creation_order_topo", NB9)
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):

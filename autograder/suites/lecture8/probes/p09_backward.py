@@ -6,7 +6,11 @@ which the trusted side numbers the nodes by matching them to the same graph buil
 No walk of a graph is in this process: a topological walk here (this module numbered the nodes
 with one) was Task 9.1's answer within reach of the student's code, as the graph digest taken in
 01's worker was Task 1.1's (red team, round 9). The nodes are recorded as needle makes them while
-a graph is built, kept as a set (no order), and read one by one, never followed through .inputs."""
+a graph is built, kept as a set (no order), and read one by one, never followed through .inputs;
+the student's code gets a copy of the graph made in a shuffled order (``_cloned``), so the order
+in which needle made the nodes, topological, tells it nothing either (round 10)."""
+import random
+
 import needle as ndl
 import numpy as np
 from autograder.probing import need, probe
@@ -15,6 +19,9 @@ from needle.autograd import TensorTuple, Value
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slots: where a node keeps its inputs and op (read without counting)
 _OP = Value.__dict__["op"]
+# taken when this module loads, before the student's cells run: what they may replace later is not used
+_DATA, _REQUIRES, _GRAD = Value.__dict__["cached_data"], Value.__dict__["requires_grad"], Value.__dict__["grad"]
+_NEW = object.__new__
 
 
 # --- graph builders (also used by the trusted side to number nodes and compute references) ---
@@ -181,6 +188,30 @@ def _recorded(graph: str, **kwargs) -> tuple[list, set]:
     return roots, nodes
 
 
+def _cloned(roots: list, nodes: set) -> tuple[list, set]:
+    """The same graph made again as new nodes, in a shuffled order: needle makes a node after its
+    inputs, so code that records the order in which values are made (a hook on needle's
+    constructors, set by a cell) holds a topological order of every graph built with ops (red team,
+    round 10). The copies are made without needle's constructors, by the object allocator and
+    needle's slots as this module found them: the same op classes (copied), inputs (the copies),
+    values (copied arrays), requires_grad; no grad."""
+    listed = list(nodes)
+    random.Random(len(listed)).shuffle(listed)
+    new = {id(v): _NEW(type(v)) for v in listed}
+    for v in listed:
+        copy, op = new[id(v)], _OP.__get__(v)
+        if op is not None:
+            op, original = _NEW(type(op)), op
+            vars(op).update(vars(original))
+        data = _DATA.__get__(v)
+        _OP.__set__(copy, op)
+        _INPUTS.__set__(copy, tuple(new[id(x)] for x in _INPUTS.__get__(v)))
+        _DATA.__set__(copy, tuple(np.array(a) for a in data) if isinstance(data, tuple) else np.array(data))
+        _REQUIRES.__set__(copy, _REQUIRES.__get__(v))
+        _GRAD.__set__(copy, None)
+    return [new[id(r)] for r in roots], set(new.values())
+
+
 def _structure(nodes: set) -> list:
     """Each node of ``nodes`` as [id, op class name or None, [ids of its inputs]], read through
     needle's slots, sorted by id: equal before and after code that changed nothing."""
@@ -269,7 +300,7 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
     the list it was given (node_list, the caller's) still holds the same nodes, by identity, in the
     same order."""
     fn = need(ns, "find_topo_sort")
-    roots, nodes = _recorded(graph, **kwargs)
+    roots, nodes = _cloned(*_recorded(graph, **kwargs))
     before = _structure(nodes)
     given, kept = list(roots), tuple(roots)  # node_list, and what it held (a tuple: nothing can edit it)
     order, aborted = _bounded(lambda: fn(given), nodes, reads_per_node)
@@ -292,7 +323,7 @@ def backward(ns, graph: str, out_grad, reads_per_node: int | None = None, calls:
     .grad holds in each node, by node id, with the graph as built (for the trusted side to number
     the nodes), or "changed" when it edited the graph."""
     fn = need(ns, "compute_gradient_of_variables")
-    [output], nodes = _recorded(graph, **kwargs)
+    [output], nodes = _cloned(*_recorded(graph, **kwargs))
     before = _structure(nodes)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
     given = []  # for the hint only: what this backward handed the notebook's find_topo_sort
