@@ -58,9 +58,9 @@ def Val(v):
     return ["value", v]
 
 
-def reference_labels(tree):
+def reference_labels(tree, early=()):
     """The labels needle's reference nn.Module.parameters() returns for the same tree."""
-    objects = {}
+    objects = {label: ndl.nn.Parameter(np.zeros(2, dtype=np.float32)) for label in early}
     root = P.build_tree(tree, ndl.nn.Module, ndl.nn.Parameter, objects)
     return P.labels_of(root.parameters(), {id(o): label.split("#")[0] for label, o in objects.items()})
 
@@ -99,6 +99,9 @@ def walk_message(observe, labels, want):
         return ("parameters() returned Parameters of modules it walked in earlier calls: the list it fills outlives "
                 "the call. A default argument (found=[]) is made once, when the function is defined, and shared by "
                 "every call: make a new list in each call")
+    if "?stray" in labels:
+        return ("parameters() returned a Parameter the module does not hold (one made after it, which nothing of the "
+                "module's refers to): collect the Parameters found in the module's attributes, whenever they were made")
     if "?plain" in labels:
         return ("parameters() returned plain Tensors that are not Parameters: only Parameter instances are "
                 "trainable (a module may keep other Tensors, such as constants)")
@@ -128,10 +131,10 @@ def walk_message(observe, labels, want):
     return "parameters() returned a wrong list of Parameters"
 
 
-def check_tree(observe, tree, want=None):
-    r = observe(P.tree_parameters, tree=tree)
+def check_tree(observe, tree, want=None, early=()):
+    r = observe(P.tree_parameters, tree=tree, early=list(early))
     assert r["is_list"], "parameters() must return a list (not a generator, tuple or set)"
-    want = reference_labels(tree) if want is None else want
+    want = reference_labels(tree, early) if want is None else want
     if r["labels"] != want:
         raise AssertionError(walk_message(observe, r["labels"], want))
 
@@ -179,6 +182,9 @@ def test_parameters_attribute_order(observe):
     tree = Mod("root", ["z", Par("p0")], ["a", Par("p1")],
                ["inner", Mod("m0", ["y", Par("p2")], ["b", Par("p3")])], ["m", Par("p4")])
     check_tree(observe, tree, ["p0", "p1", "p2", "p3", "p4"])
+    # a Parameter made before the module (p0, attached second), and one made after it that the module
+    # does not hold: the attributes decide, not when the Parameters were made
+    check_tree(observe, Mod("root", ["w", Par("p1")], ["v", Ref("p0")], ["b", Par("p2")]), ["p1", "p0", "p2"], early=["p0"])
 
 
 @graded("4.1", points=2)

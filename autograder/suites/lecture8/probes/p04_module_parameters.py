@@ -28,6 +28,7 @@ from autograder.probing import need, probe
 
 _BOXES: dict = {}
 PLAIN = "?plain"  # the label of the tree's plain Tensors (never Parameters)
+STRAY = "?stray"  # the label of a Parameter made after the tree, held by nothing of it
 
 
 def box_class(Module):
@@ -100,17 +101,21 @@ def labels_of(found, names: dict) -> list:
     return out
 
 
-def _parameters_of(tree, Module, Parameter) -> dict:
+def _parameters_of(tree, Module, Parameter, early=()) -> dict:
     # While parameters() runs, no record of the tree's objects in their order is kept (its Parameters
     # in order are the answer, and the student's code can read this process), nor any walk of a tree
     # (one would be Task 4.1's answer, red team round 9): the labels are kept by id, in a shuffled order.
-    objects: dict = {}
+    # ``early``: Parameters made before the tree (a Ref in it attaches one), and one made after it that
+    # nothing holds: which Parameters a module holds is not which were made while or since it was
+    # (red team, round 10: a parameters() that returned those made since the module's __init__).
+    objects: dict = {label: Parameter(np.full((2,), -1.0, dtype=np.float32)) for label in early}
     root = build_tree(tree, Module, Parameter, objects)
-    named = list(objects.items())
+    stray = Parameter(np.zeros(2, dtype=np.float32))
+    named = list(objects.items()) + [(STRAY, stray)]
     objects.clear()  # the same dict: a constructor of the student's may have kept a reference to it
     random.SystemRandom().shuffle(named)
     names = {id(o): label.split("#")[0] for label, o in named}
-    kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN)]
+    kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN) and o is not stray]
     del named
     found = root.parameters()
     is_list = isinstance(found, list)
@@ -122,9 +127,10 @@ def _parameters_of(tree, Module, Parameter) -> dict:
 
 
 @probe("Module", "Parameter")
-def tree_parameters(ns, tree):
-    """root.parameters() of a tree, as labels (the order kept)."""
-    return _parameters_of(tree, need(ns, "Module"), need(ns, "Parameter"))
+def tree_parameters(ns, tree, early=()):
+    """root.parameters() of a tree, as labels (the order kept); ``early``: labels of Parameters made
+    before the tree (Refs attach them)."""
+    return _parameters_of(tree, need(ns, "Module"), need(ns, "Parameter"), early)
 
 
 @probe("Module", "Parameter")
