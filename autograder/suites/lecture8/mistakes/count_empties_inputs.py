@@ -1,5 +1,5 @@
 """count_graph_nodes counts right, but empties each node's inputs once it has read them ("to free
-memory"): the graph is gone, and a second count of it gives 1."""
+memory"): the graph is gone, and a second count, with a node on top of it, gives 2."""
 NOTEBOOK = "01_graph_accumulation"
 CELLS = {
     "task1_1_count_graph_nodes": '''
@@ -16,4 +16,4 @@ def count_graph_nodes(t) -> int:
 ''',
 }
 MUST_FAIL = ["test_count_leaves_graph_unchanged"]
-HINT = "a second count of the same graph gave another number"
+HINT = "it did not give one more"

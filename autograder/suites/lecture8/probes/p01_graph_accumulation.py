@@ -3,8 +3,9 @@ the trusted side chooses (it derives the expected counts and depths from the sam
 handed to the student's count_graph_nodes / graph_depth.
 
 A probe returns what the student's function returned, and, where it matters, what a second call
-on the same graph returned: a walk that edited the graph (emptied the inputs it had read, say)
-finds another graph the second time. No walk of the grader's is in this process: a digest taken
+returned on the same graph with one node added on top: a walk that edited the graph (emptied the
+inputs it had read, say) finds another graph the second time, and an answer cached on the first
+call's node does not serve. No walk of the grader's is in this process: a digest taken
 before and after would be one, and a frame walk from the student's code reached it to count the
 nodes with it (red team, round 9). While the student's function runs, the probe holds only the
 graph's output: no list of its nodes, whose length or order would be the answer (the process is
@@ -23,6 +24,22 @@ from needle.autograd import Value
 from needle.ops.arithmetic import EWiseAdd
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
+# taken when this module loads, before the student's cells run: what they may replace later is not used
+_OP, _DATA = Value.__dict__["op"], Value.__dict__["cached_data"]
+_REQUIRES, _GRAD = Value.__dict__["requires_grad"], Value.__dict__["grad"]
+_NEW = object.__new__
+
+
+def _over(v):
+    """A new node whose only input is ``v`` (a negation): v's graph and one node more, one level
+    deeper. A later call on it, not on v again, meets no answer a first call could have cached on v."""
+    w = _NEW(ndl.Tensor)
+    _OP.__set__(w, ndl.ops.Negate())
+    _INPUTS.__set__(w, (v,))
+    _DATA.__set__(w, -_DATA.__get__(v))
+    _REQUIRES.__set__(w, True)
+    _GRAD.__set__(w, None)
+    return w
 
 # --- graphs, from plain data -------------------------------------------------------------------
 # {"nodes": [[kind, *inputs], ...]}: node i is "leaf" (a Tensor that requires grad), "const" (one
@@ -149,9 +166,10 @@ class _Counted(ndl.Tensor):
 
 
 def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool, calls: int = 1) -> dict:
-    """fn(output), ``calls`` times, stopped once it reads .inputs more than about ``reads_per_node``
-    times per node and call or uses more than ``cpu_seconds``: {"value" (the first call's), "again"
-    (the later calls'), "stopped": "" | "reads" | "time"}. ``built`` (the
+    """fn(output), then ``calls - 1`` times fn of a new node over the previous one (``_over``: one node
+    more, one level deeper), stopped once it reads .inputs more than about ``reads_per_node`` times
+    per node and call or uses more than ``cpu_seconds``: {"value" (the first call's), "again" (the
+    later calls'), "stopped": "" | "reads" | "time"}. ``built`` (the
     graph's nodes, output last) is emptied first: while the student's code runs this process holds
     no list of the nodes (its length is Task 1.1's answer, its order a topological one), and the
     budget of reads is rounded up to a power of two (a figure of the count to within a factor 2).
@@ -168,7 +186,10 @@ def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bo
                   clock_every=1 if chain else 32, until=time.process_time() + calls * cpu_seconds, why="")
     del nodes
     try:
-        values = [_number_or_not(fn(output)) for _ in range(calls)]
+        values = [_number_or_not(fn(output))]
+        for _ in range(calls - 1):
+            output = _over(output)
+            values.append(_number_or_not(fn(output)))
         return {"value": values[0], "again": values[1:], "stopped": ""}
     except _Stopped:
         return {"value": None, "stopped": _limit["why"]}
