@@ -72,9 +72,24 @@ def nodes_of(*roots) -> list:
     return order
 
 
+_BUILT: dict = {}  # the last few graphs built here: (roots, numbered nodes), by what they were built from
+
+
+def built_here(graph: str, **kwargs) -> tuple[list, list]:
+    """(roots, nodes numbered) of a graph built on this side; a test asks for the same graph a few
+    times (to judge, to number a report, for a hint), and the deep chain has 10,001 nodes."""
+    key = repr((graph, sorted(kwargs.items())))
+    if key not in _BUILT:
+        if len(_BUILT) > 8:
+            _BUILT.clear()
+        roots = P.build(graph, **kwargs)
+        _BUILT[key] = (roots, nodes_of(*roots))
+    return _BUILT[key]
+
+
 def numbered(graph: str, **kwargs) -> list:
     """The graph's nodes, numbered."""
-    return nodes_of(*P.build(graph, **kwargs))
+    return built_here(graph, **kwargs)[1]
 
 
 def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
@@ -82,14 +97,11 @@ def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
     structure: each node's id, op and inputs' ids), matched from the roots down, input by input,
     to the same graph built here; None when the report is not that graph (a changed graph, or a
     forged claim)."""
-    roots = P.build(graph, **kwargs)
-    number = {id(v): i for i, v in enumerate(nodes_of(*roots))}
-    structure = {}
-    for entry in f.get("structure") or []:
-        if not (isinstance(entry, list) and len(entry) == 3 and type(entry[0]) is int and isinstance(entry[2], list)
-                and all(type(i) is int for i in entry[2])):
-            return None
-        structure[entry[0]] = (entry[1], entry[2])
+    roots, nodes = built_here(graph, **kwargs)
+    number = {id(v): i for i, v in enumerate(nodes)}
+    structure = _unpacked_structure(f.get("structure"))
+    if structure is None:
+        return None
     if not isinstance(f.get("roots"), list) or len(f["roots"]) != len(roots) or not all(type(i) is int for i in f["roots"]):
         return None
     mapping: dict = {}
@@ -108,6 +120,59 @@ def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
     return mapping if len(mapping) == len(set(mapping.values())) == len(number) else None
 
 
+def _ints(a) -> list | None:
+    """A one-axis integer array of a report as a list of Python ints, else None."""
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "iu"):
+        return None
+    return a.tolist()
+
+
+def _unpacked_structure(packed) -> dict | None:
+    """{node id: (op name, [input ids])} from a probe's packed structure; None if it is not of that form."""
+    if not isinstance(packed, dict):
+        return None
+    ids, counts, inputs, ops = _ints(packed.get("ids")), _ints(packed.get("counts")), _ints(packed.get("inputs")), packed.get("ops")
+    if ids is None or counts is None or inputs is None or not isinstance(ops, list) \
+            or not len(ids) == len(counts) == len(ops) or sum(counts) != len(inputs) or min(counts, default=0) < 0:
+        return None
+    structure, at = {}, 0
+    for node, op, n in zip(ids, ops, counts):
+        structure[node] = (op, inputs[at:at + n])
+        at += n
+    return structure
+
+
+def _unpacked_grads(packed) -> list | None:
+    """The _grad dicts a probe packed (kinds, arrays per node, shapes, values in a row); None if the
+    report is not of that form."""
+    if not isinstance(packed, dict) or not isinstance(packed.get("kinds"), list):
+        return None
+    counts, ndims, dims = (_ints(packed.get(k)) for k in ("counts", "ndims", "dims"))
+    values = packed.get("values")
+    if counts is None or ndims is None or dims is None or not isinstance(values, np.ndarray) or values.ndim != 1 \
+            or len(counts) != len(packed["kinds"]) or sum(counts) != len(ndims) or sum(ndims) != len(dims) \
+            or min(counts + ndims + dims, default=0) < 0:
+        return None
+    arrays, d, v = [], 0, 0
+    for n in ndims:
+        shape = tuple(dims[d:d + n])
+        size = int(np.prod(shape))
+        if v + size > len(values):
+            return None
+        arrays.append(values[v:v + size].astype(np.float64).reshape(shape))
+        d, v = d + n, v + size
+    grads, a = [], 0
+    for kind, n in zip(packed["kinds"], counts):
+        held, a = arrays[a:a + n], a + n
+        if kind == "tuple":
+            grads.append({"kind": "tuple", "value": held})
+        elif kind in ("tensor", "ndarray") and n == 1:
+            grads.append({"kind": kind, "value": held[0]})
+        else:
+            grads.append({"kind": kind if kind in ("none", "other") else "other"})
+    return grads
+
+
 def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> dict:
     """The topo_sort probe's report, its order as node numbers (-1: not a node of the graph)."""
     f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
@@ -117,8 +182,8 @@ def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwarg
     if mapping is None:
         return f | {"unchanged": False}
     if "order" in f:
-        order = f["order"] if isinstance(f["order"], list) else []
-        f["order"] = [mapping.get(i, -1) if type(i) is int else -1 for i in order]
+        order = _ints(f["order"]) or []
+        f["order"] = [mapping.get(i, -1) for i in order]
     return f
 
 
@@ -130,10 +195,10 @@ def observe_backward(observe, graph: str, out_grad, picked: list | None = None, 
     kwargs.pop("reads_per_node", None)
     kwargs.pop("calls", None)
     mapping = renumbered(f, graph, **kwargs)
-    ids, grads = f.get("ids"), f.get("grads")
-    if mapping is None or not (isinstance(ids, list) and isinstance(grads, list) and len(ids) == len(grads)):
+    ids, grads = _ints(f.get("ids")), _unpacked_grads(f.get("grads"))
+    if mapping is None or ids is None or grads is None or len(ids) != len(grads):
         return f | {"changed": True}
-    by_number = {mapping[i]: g for i, g in zip(ids, grads) if type(i) is int and i in mapping}
+    by_number = {mapping[i]: g for i, g in zip(ids, grads) if i in mapping}
     picked = range(len(mapping)) if picked is None else picked  # every node of the graph by default
     if any(i not in by_number for i in picked):
         return f | {"changed": True}

@@ -219,6 +219,32 @@ def _structure(nodes: set) -> list:
                    [id(x) for x in _INPUTS.__get__(v)]] for v in nodes)
 
 
+def _packed_structure(structure: list) -> dict:
+    """``structure`` in a few arrays, for a graph of thousands of nodes to cross quickly: the ids,
+    the op names (one string each), the number of inputs of each, and the inputs' ids in a row."""
+    return {"ids": np.array([e[0] for e in structure], dtype=np.int64), "ops": [e[1] for e in structure],
+            "counts": np.array([len(e[2]) for e in structure], dtype=np.int64),
+            "inputs": np.array([i for e in structure for i in e[2]], dtype=np.int64)}
+
+
+def _packed_grads(grads: list) -> dict:
+    """_grad of each of ``grads``, in a few arrays: each one's kind, how many arrays it holds (a
+    tuple's several), their shapes (number of axes, then the axes in a row) and their values in a row."""
+    kinds, counts, ndims, dims, parts = [], [], [], [], []
+    for g in grads:
+        d = _grad(g)
+        kinds.append(d["kind"])
+        arrays = d["value"] if d["kind"] == "tuple" else [d["value"]] if "value" in d else []
+        counts.append(len(arrays))
+        for a in arrays:
+            ndims.append(a.ndim)
+            dims.extend(a.shape)
+            parts.append(a.ravel())
+    return {"kinds": kinds, "counts": np.array(counts, dtype=np.int64), "ndims": np.array(ndims, dtype=np.int64),
+            "dims": np.array(dims, dtype=np.int64),
+            "values": np.concatenate(parts) if parts else np.zeros(0, dtype=np.float64)}
+
+
 # --- measuring work: how often the student's code reads .inputs ------------------------------
 class _TooMuchWork(BaseException):
     """Raised inside the student's code once it has read far more .inputs than a walk that
@@ -311,9 +337,9 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
         "emptied" if list.__len__(given) == 0 else "changed")
     out = {"aborted": False, "kind": type(order).__name__ if type(order) in (list, tuple) else "other",
            "unchanged": _structure(nodes) == before, "node_list": node_list,
-           "roots": [id(v) for v in kept], "structure": before}
+           "roots": [id(v) for v in kept], "structure": _packed_structure(before)}
     if out["kind"] != "other" and out["unchanged"]:
-        out["order"] = [id(v) for v in order]
+        out["order"] = np.array([id(v) for v in order], dtype=np.int64)
     return out
 
 
@@ -345,5 +371,5 @@ def backward(ns, graph: str, out_grad, reads_per_node: int | None = None, calls:
     if _structure(nodes) != before:
         return {"aborted": False, "changed": True}
     listed = list(nodes)
-    return {"aborted": False, "changed": False, "roots": [id(output)], "structure": before,
-            "ids": [id(v) for v in listed], "grads": [_grad(v.grad) for v in listed]}
+    return {"aborted": False, "changed": False, "roots": [id(output)], "structure": _packed_structure(before),
+            "ids": np.array([id(v) for v in listed], dtype=np.int64), "grads": _packed_grads([v.grad for v in listed])}
