@@ -62,7 +62,7 @@ def reference_labels(tree, early=()):
     """The labels needle's reference nn.Module.parameters() returns for the same tree."""
     objects = {label: ndl.nn.Parameter(np.zeros(2, dtype=np.float32)) for label in early}
     root = P.build_tree(tree, ndl.nn.Module, ndl.nn.Parameter, objects)
-    return P.labels_of(root.parameters(), {id(o): label.split("#")[0] for label, o in objects.items()})
+    return P.labels_of(root.parameters(), P.label_names(objects.items()))
 
 
 def f32(v):

@@ -84,6 +84,12 @@ def build_tree(node, Module, Parameter, objects: dict):
 _BUILT: "weakref.WeakValueDictionary[int, object]" = weakref.WeakValueDictionary()
 
 
+def label_names(pairs) -> dict:
+    """{id: label} of (label, object) pairs, as ``build_tree`` records them (plain Tensors' labels
+    carry a "#n" of their own: all are PLAIN)."""
+    return {id(o): label.split("#")[0] for label, o in pairs}
+
+
 def labels_of(found, names: dict) -> list:
     """The label of each returned object (``names``: id -> label of the tree's objects): a tree
     label, '?plain' for the tree's plain Tensors, '?earlier' for a Parameter of a tree built before,
@@ -114,7 +120,7 @@ def _parameters_of(tree, Module, Parameter, early=()) -> dict:
     named = list(objects.items()) + [(STRAY, stray)]
     objects.clear()  # the same dict: a constructor of the student's may have kept a reference to it
     random.SystemRandom().shuffle(named)
-    names = {id(o): label.split("#")[0] for label, o in named}
+    names = label_names(named)
     kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN) and o is not stray]
     del named
     found = root.parameters()

@@ -13,15 +13,13 @@ import random
 
 import needle as ndl
 import numpy as np
-from autograder.probing import need, probe
+from autograder.probing import allocate, fill_node, need, probe
 from needle import models, nn, ops
 from needle.autograd import TensorTuple, Value
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slots: where a node keeps its inputs and op (read without counting)
 _OP = Value.__dict__["op"]
-# taken when this module loads, before the student's cells run: what they may replace later is not used
-_DATA, _REQUIRES, _GRAD = Value.__dict__["cached_data"], Value.__dict__["requires_grad"], Value.__dict__["grad"]
-_NEW = object.__new__
+_DATA, _REQUIRES = Value.__dict__["cached_data"], Value.__dict__["requires_grad"]
 
 
 # --- graph builders (also used by the trusted side to number nodes and compute references) ---
@@ -192,23 +190,19 @@ def _cloned(roots: list, nodes: set) -> tuple[list, set]:
     """The same graph made again as new nodes, in a shuffled order: needle makes a node after its
     inputs, so code that records the order in which values are made (a hook on needle's
     constructors, set by a cell) holds a topological order of every graph built with ops (red team,
-    round 10). The copies are made without needle's constructors, by the object allocator and
-    needle's slots as this module found them: the same op classes (copied), inputs (the copies),
-    values (copied arrays), requires_grad; no grad."""
+    round 10). The copies are made without needle's constructors (probing.fill_node): the same op
+    classes (copied), inputs (the copies), values (copied arrays), requires_grad; no grad."""
     listed = list(nodes)
     random.Random(len(listed)).shuffle(listed)
-    new = {id(v): _NEW(type(v)) for v in listed}
+    new = {id(v): allocate(type(v)) for v in listed}
     for v in listed:
-        copy, op = new[id(v)], _OP.__get__(v)
+        op = _OP.__get__(v)
         if op is not None:
-            op, original = _NEW(type(op)), op
+            op, original = allocate(type(op)), op
             vars(op).update(vars(original))
         data = _DATA.__get__(v)
-        _OP.__set__(copy, op)
-        _INPUTS.__set__(copy, tuple(new[id(x)] for x in _INPUTS.__get__(v)))
-        _DATA.__set__(copy, tuple(np.array(a) for a in data) if isinstance(data, tuple) else np.array(data))
-        _REQUIRES.__set__(copy, _REQUIRES.__get__(v))
-        _GRAD.__set__(copy, None)
+        fill_node(new[id(v)], op, tuple(new[id(x)] for x in _INPUTS.__get__(v)),
+                  tuple(np.array(a) for a in data) if isinstance(data, tuple) else np.array(data), _REQUIRES.__get__(v))
     return [new[id(r)] for r in roots], set(new.values())
 
 
