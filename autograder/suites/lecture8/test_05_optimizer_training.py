@@ -71,7 +71,8 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
     the momentum), "none_as_zero" (a
     missing gradient taken as zero: the buffer decays and p still moves by it), "shared" (one
     buffer for all the parameters, of equal shapes), "uphill" (p <- p + lr * g), "no_lr" (p <- p - g:
-    the learning rate forgotten).
+    the learning rate forgotten), "stops" (the loop ends at the first parameter without a
+    gradient: a ``break`` for a ``continue``).
     grads[t][i]: an array, None, or "keep" (the gradient of the previous step stays)."""
     momentum = momentum or 0.0
     params = [f32(a).copy() for a in init]
@@ -86,6 +87,8 @@ def sgd_run(init, grads, lr, momentum=None, rule="pytorch"):
                 current[i] = None if g is None else f32(g)
         for i, g in enumerate(current):
             if g is None:
+                if rule == "stops":
+                    break
                 if rule != "none_as_zero":
                     continue
                 g = np.zeros_like(params[i])
@@ -161,6 +164,8 @@ MOMENTUM = ("SGD with momentum must follow PyTorch's rule: each parameter's buff
             "gradient, and the parameter moves by -lr times its buffer")
 SKIP_NONE = ("with some gradients None, the parameters that have one are updated wrongly: skip only those whose grad "
              "is None, update the others as usual")
+STOPS = ("step() stopped at a parameter whose grad is None and left the parameters after it unchanged (a `break` "
+         "or a `return` in the loop): skip only that parameter and go on with the next one")
 RAISED_ON_NONE = "step() failed on a parameter whose grad is None: skip such a parameter (it took no part in the loss)"
 
 
@@ -208,8 +213,11 @@ def trajectory_message(r, init, grads, lr, momentum, fallback, observe=None) -> 
                 return message
         if len(init) > 1 and matches("shared"):
             return SHARED
-    if any(g is None for step in grads for g in step) and matches("none_as_zero"):
-        return NONE_AS_ZERO
+    if any(g is None for step in grads for g in step):
+        if matches("none_as_zero"):
+            return NONE_AS_ZERO
+        if matches("stops"):
+            return STOPS
     if matches("uphill"):
         return UPHILL
     if matches("no_lr"):

@@ -1,0 +1,28 @@
+"""SGD.step ends its loop at the first parameter whose grad is None (`break` for `continue`):
+the parameters after it are never updated in that step."""
+NOTEBOOK = "05_optimizer_training"
+CELLS = {
+    "task5_1_sgd": '''
+class SGD(Optimizer):
+    def __init__(self, params, lr, momentum=0.0):
+        super().__init__(params)
+        self.lr = lr
+        self.momentum = momentum
+        self.buffers = {}
+
+    def step(self):
+        for p in self.params:
+            if p.grad is None:
+                break
+            g = p.grad.data
+            if self.momentum != 0:
+                buf = self.buffers.get(id(p))
+                buf = g if buf is None else self.momentum * buf + g
+                self.buffers[id(p)] = buf
+                g = buf
+            p.data = p.data - self.lr * g
+''',
+}
+MUST_FAIL = ["test_sgd_skips_none_grads"]
+HINT = "stopped at a parameter whose grad is None"
+VISIBLE = True
