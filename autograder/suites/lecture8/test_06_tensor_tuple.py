@@ -44,6 +44,8 @@ def close(got, want, rtol=1e-6, atol=1e-8) -> bool:
 # --- Task 6.1: compute and fused_add_scalars ------------------------------------------------------
 FUSED_VALUES = "the two outputs must hold a + c0 and a + c1, in that order"
 FUSED_KIND = {
+    "iterator": ("compute returned a generator or iterator (a comprehension in parentheses, or map): it is used up once "
+                 "read and has no length; a TensorTuple's value is a Python tuple of numpy arrays"),
     "list": "compute returned a list: a TensorTuple's value is a Python tuple of numpy arrays",
     "ndarray": "compute returned one (stacked) array: a TensorTuple's value is a Python tuple of numpy arrays, one per output",
     "none": "compute returned None: it must return the values of the op's outputs",
@@ -138,6 +140,8 @@ def _fused_node_problem(out, a, c0, c1) -> str | None:
         return "fused_add_scalars must return a needle TensorTuple, the node made by applying your op to a"
     if not out["input_unchanged"]:
         return "compute changed its input array: return new arrays, do not add in place"
+    if out["cached_kind"] == "iterator":  # the op's node holds what compute returned: no len, no items
+        return FUSED_KIND["iterator"]
     if out.get("items_not_arrays"):
         return COMPUTE_ARRAYS
     problem = _fused_values_problem(out["items"], a, c0, c1)
@@ -395,6 +399,8 @@ def test_gradient_is_differentiable(observe):
 # --- Task 6.3: Split and split ---------------------------------------------------------------------
 NEGATIVE = " (for a negative axis, which counts from the end as in numpy)"
 SPLIT_KIND = {
+    "iterator": ("compute returned a generator or iterator (a comprehension in parentheses, or map): it is used up once "
+                 "read and has no length; a TensorTuple's value is a Python tuple of numpy arrays"),
     "list": "compute returned a list: a TensorTuple's value is a Python tuple of numpy arrays",
     "ndarray": "compute returned one array: a TensorTuple's value is a Python tuple of numpy arrays, one per slice",
     "none": "compute returned None: it must return the values of the slices",

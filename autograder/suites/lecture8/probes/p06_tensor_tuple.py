@@ -2,6 +2,8 @@
 6.2) and Split / split (Task 6.3) on inputs built here and report plain data: values, types as
 fixed words, gradients, and what each call of the student's ``gradient`` received and returned.
 No expected value lives here; the trusted side judges."""
+import collections.abc
+
 import numpy as np
 
 import needle as ndl
@@ -26,6 +28,8 @@ def _kind(value) -> str:
         return "list"
     if isinstance(value, np.ndarray):
         return "ndarray"
+    if isinstance(value, collections.abc.Iterator):  # a generator expression, map(...): consumed once, no len
+        return "iterator"
     return "other"
 
 
@@ -207,13 +211,16 @@ def fused_result(ns, a, c0: float, c1: float):
     t = need(ns, "fused_add_scalars")(x, c0, c1)
     cls = need(ns, "FusedAddScalars")
     info = {"kind": _kind(t), "op_is_own": False, "op_is_make_tuple": False, "input_is_a": False,
-            "len": None, "items": None, "items_are_getitem": False,
+            "cached_kind": None, "len": None, "items": None, "items_are_getitem": False,
             "tuple_items": _tuple_items(t) if isinstance(t, (tuple, list)) else None,
             "input_unchanged": bool(np.array_equal(x.numpy(), before))}
     if isinstance(t, TensorTuple):
         info["op_is_own"] = isinstance(cls, type) and isinstance(t.op, cls) and cls is not ndl.ops.FusedAddScalars
         info["op_is_make_tuple"] = isinstance(t.op, ndl.ops.MakeTensorTuple)
         info["input_is_a"] = len(t.inputs) == 1 and t.inputs[0] is x
+        info["cached_kind"] = _kind(t.realize_cached_data())
+        if info["cached_kind"] == "iterator":  # compute's value has no len and no items
+            return info
         info["len"] = len(t)
         if len(t) <= 8:
             items = [t[i] for i in range(len(t))]  # indexing: TupleGetItem nodes

@@ -1,0 +1,32 @@
+"""Split.compute returns a generator expression of the slices instead of a tuple."""
+NOTEBOOK = "06_tensor_tuple"
+CELLS = {
+    "task6_3_split": '''
+class Split(TensorTupleOp):
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        return (s for s in np.moveaxis(a, self.axis, 0))
+
+    def gradient(self, out_grad, node):
+        shape = node.inputs[0].shape
+        axis = self.axis % len(shape)
+        kept = shape[:axis] + (1,) + shape[axis + 1:]
+        grad = None
+        for i in range(shape[axis]):
+            g = out_grad[i]
+            mask = np.zeros(shape, dtype=g.dtype)
+            np.moveaxis(mask, axis, 0)[i] = 1
+            part = ops.broadcast_to(ops.reshape(g, kept), shape) * ndl.Tensor(mask, dtype=g.dtype, requires_grad=False)
+            grad = part if grad is None else grad + part
+        return grad
+
+
+def split(a, axis):
+    return Split(axis)(a)
+''',
+}
+MUST_FAIL = ['test_split_compute_slices', 'test_split_compute_returns_tuple_of_arrays', 'test_split_compute_keeps_dtype', 'test_split_function', 'test_split_negative_axis']
+HINT = 'compute returned a generator or iterator'
+VISIBLE = True
