@@ -320,25 +320,31 @@ BIGGER = BIG | dict(n_batches=8, epochs=2)
 LEAK_BYTES = 12 * 2**20  # a leak holds 6 batches (24 MiB) more, or 14 (56 MiB); a fixed loop about 0
 MEAN_SUM = ("train_fixed's history holds each epoch's total loss: train_leaky's holds the mean over the epoch's "
             "batches (the total divided by the number of batches)")
+OVERWRITTEN = ("train_fixed's loss for an epoch is its last batch's loss divided by the number of batches: the total is "
+               "replaced at each batch (=) instead of added to (+=), so the earlier batches' losses are lost")
+CARRIED = ("train_fixed's total loss carries over from one epoch to the next: start each epoch's total at 0, as "
+           "train_leaky does, so that each entry is the mean over that epoch's batches only")
 MEAN_EPOCHS = ("train_fixed divides each epoch's total loss by the number of epochs: the mean is over the epoch's "
                "batches (their number, len(batches)), as in train_leaky")
 
 
 def reference_training(seed, n_batches, batch_size, features, epochs, lr, hidden=0):
-    """What train_fixed must give: the leaky loop's training, each loss kept as a Python float."""
+    """What train_fixed must give: the leaky loop's training, each loss kept as a Python float;
+    also each epoch's batch losses (to name the mistakes that add them up wrongly)."""
     model, batches = P.make_problem(seed, n_batches, batch_size, features, hidden)
     opt = ndl.optim.SGD(model.parameters(), lr=lr)
-    history = []
+    history, batch_losses = [], []
     for _ in range(epochs):
-        total = 0.0
+        losses = []
         for x, y in batches:
             loss = ((model(x) - y) ** 2).sum() / x.shape[0]
             opt.reset_grad()
             loss.backward()
             opt.step()
-            total += float(loss.numpy())
-        history.append(total / len(batches))
-    return history, [p.numpy().astype(np.float64) for p in model.parameters()]
+            losses.append(float(loss.numpy()))
+        history.append(sum(losses) / len(batches))
+        batch_losses.append(losses)
+    return history, [p.numpy().astype(np.float64) for p in model.parameters()], batch_losses
 
 
 def check_losses(f: dict, problem: dict) -> list:
@@ -347,7 +353,7 @@ def check_losses(f: dict, problem: dict) -> list:
         "train_fixed called backward() on a loss without a graph (computed under no_grad, or detached first): the "
         "loss needs its graph until backward(); only what the loop keeps afterwards must hold no graph"
     )
-    history, weights = reference_training(**problem)
+    history, weights, batch_losses = reference_training(**problem)
     epochs = problem["epochs"]  # the probe reports one value, kind and graph flag per entry of the history
     assert f["is_list"] and f["length"] == epochs and len(f["values"]) == len(f["kinds"]) == len(f["graphs"]) == epochs, (
         "train_fixed must return a list with one loss per epoch")
@@ -359,6 +365,12 @@ def check_losses(f: dict, problem: dict) -> list:
         )
         for scale, message in ((problem["n_batches"], MEAN_SUM), (problem["n_batches"] / epochs, MEAN_EPOCHS)):
             assert scale == 1 or not np.allclose(f["values"], np.multiply(history, scale), rtol=1e-4, atol=1e-6), message
+        n = problem["n_batches"]
+        if n > 1:  # with one batch a replaced total and an added one agree
+            assert not np.allclose(f["values"], [losses[-1] / n for losses in batch_losses], rtol=1e-4, atol=1e-6), OVERWRITTEN
+        if epochs > 1:  # with one epoch a total carried over and a fresh one agree
+            assert not np.allclose(f["values"], np.cumsum([sum(losses) for losses in batch_losses]) / n,
+                                   rtol=1e-4, atol=1e-6), CARRIED
         assert False, (
             "train_fixed's per-epoch losses differ from train_leaky's: keep the same computation (the same loss, "
             "backward, step and mean over the batches); change only what the loop keeps"

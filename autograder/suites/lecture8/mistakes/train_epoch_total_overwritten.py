@@ -19,5 +19,5 @@ def train_fixed(model, batches, epochs, lr) -> list:
 ''',
 }
 MUST_FAIL = ["task:2.3"]
-HINT = "differ from train_leaky's"
+HINT = "replaced at each batch"
 VISIBLE = True
