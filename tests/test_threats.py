@@ -307,6 +307,67 @@ def find_topo_sort(node_list):
             keep.update(id(x) for x in v.inputs)
     return [v for v in alive if id(v) in keep]
 '''
+# Red team, round 11: the same hook, against round 10's fix (a copy of each graph made in a shuffled
+# order, but the original still built in the worker with needle's ops): it keys each node it sees
+# made by its op and values (and its inputs'), and sorts the copies, found by an unordered search, by
+# the creation number of their key. The graphs are now built on the trusted side only and sent in
+# an order drawn there: the worker makes no graph in a topological order.
+CREATION_MATCHED_TOPO = r'''
+_V = ndl.autograd.Value
+_OPd, _DATAd, _INd = _V.__dict__["op"], _V.__dict__["cached_data"], _V.__dict__["inputs"]
+_make0 = _V.make_from_op.__func__
+_init0 = _V._init
+_first = {}        # key -> number of the first node made with it since the last call
+_made = [0]
+
+
+def _shallow(v):
+    op, data = _OPd.__get__(v), _DATAd.__get__(v)
+    arrays = data if isinstance(data, tuple) else (data,)
+    return (None if op is None else type(op).__name__, tuple((a.dtype.str, a.shape, a.tobytes()) for a in arrays))
+
+
+def _key(v):  # the node's op and values, and those of its inputs (one level: no walk)
+    return _shallow(v), tuple(_shallow(x) for x in _INd.__get__(v))
+
+
+def _record(v):
+    _made[0] += 1
+    try:
+        _first.setdefault(_key(v), _made[0])
+    except Exception:
+        pass
+
+
+def _make(cls, op, inputs):
+    v = _make0(cls, op, inputs)
+    _record(v)
+    return v
+
+
+def _init(self, op, inputs, cached_data, requires_grad):
+    _init0(self, op, inputs, cached_data, requires_grad)
+    _record(self)
+
+
+_V.make_from_op = classmethod(_make)
+_V._init = _init
+
+
+def find_topo_sort(node_list):
+    found, seen = [], set()
+    todo = list(node_list)
+    while todo:                       # every node once, in no particular order
+        v = todo.pop()
+        if id(v) in seen:
+            continue
+        seen.add(id(v))
+        found.append(v)
+        todo.extend(v.inputs)
+    found.sort(key=lambda v: _first.get(_key(v), 0))
+    _first.clear()
+    return found
+'''
 # Task 1.1 by a recursive walk (it hits Python's recursion limit on the deep chain) that first
 # looks for the graph's node list in the probes' frames and globals (its length is the count).
 # The probes hold only the graph's output while the student's function runs.
@@ -929,6 +990,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "frame_climb": {NB9: {"task9_1_find_topo_sort": FRAME_CLIMB_TOPO, "task9_2_compute_gradient_of_variables": FRAME_CLIMB_BACKWARD}},
     "grader_topo": {NB9: {"task9_1_find_topo_sort": GRADER_TOPO}},
     "creation_order_topo": {NB9: {"task9_1_find_topo_sort": CREATION_ORDER_TOPO}},
+    "creation_matched_topo": {NB9: {"task9_1_find_topo_sort": CREATION_MATCHED_TOPO}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
@@ -1208,6 +1270,9 @@ def test_answers_taken_from_the_probes_frames_score_nothing(batch):
     # nor from the order in which needle made the graph's nodes (a hook on its constructors): the
     # graphs the student's code gets were made in a shuffled order
     assert score(batch, "creation_order_topo", NB9) == 0, messages(batch, "creation_order_topo", NB9)
+    # nor by matching the nodes to those the worker once built in that order, by their ops and values:
+    # the worker builds no graph with needle's ops (each crosses from the trusted side, shuffled)
+    assert score(batch, "creation_matched_topo", NB9) == 0, messages(batch, "creation_matched_topo", NB9)
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):

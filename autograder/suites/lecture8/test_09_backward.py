@@ -16,6 +16,8 @@ adjoint not out_grad, a node used several times (the partial adjoints not summed
 adjoints are wrong and the student's find_topo_sort gives a wrong order on the same graph, the
 hint is that order's problem.
 """
+import random
+
 import numpy as np
 
 from autograder.suite import StudentCodeError, graded, load_probes
@@ -85,6 +87,25 @@ def built_here(graph: str, **kwargs) -> tuple[list, list]:
         roots = P.build(graph, **kwargs)
         _BUILT[key] = (roots, nodes_of(*roots))
     return _BUILT[key]
+
+
+_DESCRIBED: dict = {}  # the same graphs as sent to the probe: their nodes in an order drawn here
+
+
+def described(graph: str, **kwargs) -> dict:
+    """The graph built here, described for the probe (P.describe) in an order drawn at random on
+    this side: the worker puts it together in that order and never builds it with needle's ops (in
+    the order in which they make nodes, a topological one; red team, rounds 10 and 11). The seed is
+    not the worker's to know: with it, the order would give the numbering back."""
+    key = repr((graph, sorted(kwargs.items())))
+    if key not in _DESCRIBED:
+        if len(_DESCRIBED) > 8:
+            _DESCRIBED.clear()
+        roots, nodes = built_here(graph, **kwargs)
+        order = list(range(len(nodes)))
+        random.SystemRandom().shuffle(order)
+        _DESCRIBED[key] = P.describe(roots, nodes, order)
+    return _DESCRIBED[key]
 
 
 def numbered(graph: str, **kwargs) -> list:
@@ -175,7 +196,7 @@ def _unpacked_grads(packed) -> list | None:
 
 def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwargs) -> dict:
     """The topo_sort probe's report, its order as node numbers (-1: not a node of the graph)."""
-    f = observe(P.topo_sort, graph=graph, reads_per_node=reads_per_node, **kwargs)
+    f = observe(P.topo_sort, graph=described(graph, **kwargs), reads_per_node=reads_per_node)
     if f["aborted"] or not f["unchanged"]:
         return f
     mapping = renumbered(f, graph, **kwargs)
@@ -189,11 +210,10 @@ def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwarg
 
 def observe_backward(observe, graph: str, out_grad, picked: list | None = None, **kwargs) -> dict:
     """The backward probe's report, its grads those of the nodes numbered ``picked`` (all by default)."""
-    f = observe(P.backward, graph=graph, out_grad=out_grad, **kwargs)
+    work = {k: kwargs.pop(k) for k in ("reads_per_node", "calls") if k in kwargs}
+    f = observe(P.backward, graph=described(graph, **kwargs), out_grad=out_grad, **work)
     if f["aborted"] or f["changed"] or f.get("topo_of_a_node"):
         return f
-    kwargs.pop("reads_per_node", None)
-    kwargs.pop("calls", None)
     mapping = renumbered(f, graph, **kwargs)
     ids, grads = _ints(f.get("ids")), _unpacked_grads(f.get("grads"))
     if mapping is None or ids is None or grads is None or len(ids) != len(grads):
@@ -507,7 +527,7 @@ def test_backward_shared_node(observe):
     f = observe_backward(observe, "shared", [2.0], list(range(len(expected))), calls=2)
     again = backward_problem(f, numbered("shared"), list(range(len(expected))), expected)
     if again is not None:  # passing partials on down every path adds into .grad too: that mistake first
-        f = observe(P.backward, graph="ladder", out_grad=[1.0], n=60, reads_per_node=READS_PER_NODE)
+        f = observe(P.backward, graph=described("ladder", n=60), out_grad=[1.0], reads_per_node=READS_PER_NODE)
         assert not f["aborted"], ADJOINT_PROBLEMS["aborted"]
     assert again is None, CALLED_TWICE
 

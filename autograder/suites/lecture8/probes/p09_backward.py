@@ -5,17 +5,16 @@ which the trusted side numbers the nodes by matching them to the same graph buil
 
 No walk of a graph is in this process: a topological walk here (this module numbered the nodes
 with one) was Task 9.1's answer within reach of the student's code, as the graph digest taken in
-01's worker was Task 1.1's (red team, round 9). The nodes are recorded as needle makes them while
-a graph is built, kept as a set (no order), and read one by one, never followed through .inputs;
-the student's code gets a copy of the graph made in a shuffled order (``_cloned``), so the order
-in which needle made the nodes, topological, tells it nothing either (round 10)."""
-import random
-
+01's worker was Task 1.1's (red team, round 9). Nor is a graph built here with needle's ops: the
+trusted side builds it and sends its nodes in an order drawn there at random, and the probe puts
+them together in that order (``_assembled``), so no order in which this process made nodes is a
+topological one (rounds 10 and 11). The nodes are kept as a set and read one by one, never
+followed through .inputs."""
 import needle as ndl
 import numpy as np
 from autograder.probing import allocate, fill_node, need, probe
 from needle import models, nn, ops
-from needle.autograd import TensorTuple, Value
+from needle.autograd import Op, TensorTuple, Value
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slots: where a node keeps its inputs and op (read without counting)
 _OP = Value.__dict__["op"]
@@ -162,48 +161,84 @@ def build(graph: str, **kwargs) -> list:
     return list(roots) if isinstance(roots, tuple) else [roots]
 
 
-def _recorded(graph: str, **kwargs) -> tuple[list, set]:
-    """(the roots of a graph, the set of its nodes): the nodes needle makes from ops while the graph
-    is built, and their inputs (a leaf is in the graph as some op's input). A value made and then
-    dropped (eager mode's detached results, consumed by another op) is no one's input: not kept."""
-    made = []
-    make = Value.__dict__["make_from_op"]
-
-    def recorded(cls, op, inputs):
-        value = make.__func__(cls, op, inputs)
-        made.append(value)
-        return value
-
-    Value.make_from_op = classmethod(recorded)
-    try:
-        roots = build(graph, **kwargs)
-    finally:
-        Value.make_from_op = make
-    nodes = set(roots)
-    for value in made:
-        nodes.update(_INPUTS.__get__(value))
-    made.clear()  # in the order they were made: a topological one
-    return roots, nodes
+# --- a graph crossing from the trusted side: its nodes in a shuffled order -----------------------
+# The trusted side builds each graph and sends it described node by node in an order drawn there
+# at random (``describe``); the probe puts the nodes together in that order (``_assembled``), with
+# needle's slots and the allocator (probing.fill_node) and no op call, constructor or compute.
+# Nothing in this process makes a graph's nodes in their topological order, the order in which
+# needle's ops make them: code hooked on needle's constructors (or on an op's compute) would log
+# that order, and match it to the graph handed to the student by the values (red team, rounds 10
+# and 11). Op classes and node classes are taken when this module loads, before any cell.
+_CLASSES = {"Tensor": ndl.Tensor, "TensorTuple": TensorTuple, "Parameter": nn.Parameter}
+_OP_CLASSES = {name: cls for name, cls in vars(ops).items() if isinstance(cls, type) and issubclass(cls, Op)}
 
 
-def _cloned(roots: list, nodes: set) -> tuple[list, set]:
-    """The same graph made again as new nodes, in a shuffled order: needle makes a node after its
-    inputs, so code that records the order in which values are made (a hook on needle's
-    constructors, set by a cell) holds a topological order of every graph built with ops (red team,
-    round 10). The copies are made without needle's constructors (probing.fill_node): the same op
-    classes (copied), inputs (the copies), values (copied arrays), requires_grad; no grad."""
-    listed = list(nodes)
-    random.Random(len(listed)).shuffle(listed)
-    new = {id(v): allocate(type(v)) for v in listed}
-    for v in listed:
+def _plain_vars(op) -> list:
+    """An op's attributes as [name, value, is a tuple] (its axes, shape, scalar, index, ...)."""
+    out = []
+    for key, value in vars(op).items():
+        if not (value is None or type(value) in (bool, int, float, tuple)):
+            raise TypeError(f"{type(op).__name__}.{key} = {value!r} does not cross as plain data")
+        out.append([key, list(value) if type(value) is tuple else value, type(value) is tuple])
+    return out
+
+
+def describe(roots: list, nodes: list, order: list) -> dict:
+    """(The trusted side.) ``nodes``, every node of the graph of ``roots``, listed in ``order`` (a
+    permutation of their numbers, drawn there): each one's class, op (class name, attributes),
+    inputs (positions in that list), requires_grad and value (float64 numbers in a row, with each
+    array's dtype and shape)."""
+    position = {id(nodes[k]): j for j, k in enumerate(order)}
+    d = {"classes": [], "ops": [], "op_vars": [], "counts": [], "inputs": [], "requires": [], "held": [],
+         "dtypes": [], "ndims": [], "dims": [], "values": []}
+    for k in order:
+        v = nodes[k]
         op = _OP.__get__(v)
-        if op is not None:
-            op, original = allocate(type(op)), op
-            vars(op).update(vars(original))
+        d["classes"].append(type(v).__name__)
+        d["ops"].append(None if op is None else type(op).__name__)
+        d["op_vars"].append(None if op is None else _plain_vars(op))
+        inputs = _INPUTS.__get__(v)
+        d["counts"].append(len(inputs))
+        d["inputs"].extend(position[id(x)] for x in inputs)
+        d["requires"].append(bool(_REQUIRES.__get__(v)))
         data = _DATA.__get__(v)
-        fill_node(new[id(v)], op, tuple(new[id(x)] for x in _INPUTS.__get__(v)),
-                  tuple(np.array(a) for a in data) if isinstance(data, tuple) else np.array(data), _REQUIRES.__get__(v))
-    return [new[id(r)] for r in roots], set(new.values())
+        arrays = list(data) if isinstance(data, tuple) else [data]
+        d["held"].append(len(arrays))
+        for a in arrays:
+            d["dtypes"].append(a.dtype.name)
+            d["ndims"].append(a.ndim)
+            d["dims"].extend(a.shape)
+            d["values"].append(a.astype(np.float64).ravel())
+    for key in ("counts", "inputs", "held", "ndims", "dims"):
+        d[key] = np.array(d[key], dtype=np.int64)
+    d["requires"] = np.array(d["requires"], dtype=bool)
+    d["values"] = np.concatenate(d["values"]) if d["values"] else np.zeros(0)
+    d["roots"] = [position[id(r)] for r in roots]
+    return d
+
+
+def _assembled(d: dict) -> tuple[list, set]:
+    """(roots, the set of nodes) of the graph ``d`` describes, its nodes made in ``d``'s order."""
+    nodes = [allocate(_CLASSES[c]) for c in d["classes"]]
+    counts, inputs, held, ndims, dims = (d[k].tolist() for k in ("counts", "inputs", "held", "ndims", "dims"))
+    values, requires = d["values"], d["requires"].tolist()
+    at = a = dim = v = 0
+    for j, node in enumerate(nodes):
+        arrays = []
+        for _ in range(held[j]):
+            shape = tuple(dims[dim:dim + ndims[a]])
+            size = int(np.prod(shape, dtype=np.int64))
+            arrays.append(values[v:v + size].astype(d["dtypes"][a]).reshape(shape))
+            dim, v, a = dim + ndims[a], v + size, a + 1
+        op = None
+        if d["ops"][j] is not None:
+            op = allocate(_OP_CLASSES[d["ops"][j]])
+            for key, value, is_tuple in d["op_vars"][j]:
+                setattr(op, key, tuple(value) if is_tuple else value)
+        data = tuple(arrays) if d["classes"][j] == "TensorTuple" else arrays[0]
+        fill_node(node, op, tuple(nodes[i] for i in inputs[at:at + counts[j]]), data, requires[j])
+        at += counts[j]
+    return [nodes[i] for i in d["roots"]], set(nodes)
 
 
 def _structure(nodes: set) -> list:
@@ -268,7 +303,7 @@ class _Counted(ndl.Tensor):
 def _recount(nodes: set) -> int:
     """Make every plain Tensor of ``nodes`` count its .inputs reads; their number."""
     for v in nodes:
-        if type(v) is ndl.Tensor:
+        if type(v) is _CLASSES["Tensor"]:
             v.__class__ = _Counted
     return len(nodes)
 
@@ -314,13 +349,13 @@ def _grad(g) -> dict:
 
 # --- probes ----------------------------------------------------------------------------------
 @probe("find_topo_sort")
-def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
+def topo_sort(ns, graph: dict, reads_per_node: int | None = None):
     """The student's find_topo_sort(roots) as node ids, with the graph as built (its roots' ids and
     its structure) for the trusted side to number them; whether the graph is unchanged, and whether
     the list it was given (node_list, the caller's) still holds the same nodes, by identity, in the
     same order."""
     fn = need(ns, "find_topo_sort")
-    roots, nodes = _cloned(*_recorded(graph, **kwargs))
+    roots, nodes = _assembled(graph)
     before = _structure(nodes)
     given, kept = list(roots), tuple(roots)  # node_list, and what it held (a tuple: nothing can edit it)
     order, aborted = _bounded(lambda: fn(given), nodes, reads_per_node)
@@ -338,12 +373,12 @@ def topo_sort(ns, graph: str, reads_per_node: int | None = None, **kwargs):
 
 
 @probe("compute_gradient_of_variables")
-def backward(ns, graph: str, out_grad, reads_per_node: int | None = None, calls: int = 1, **kwargs):
+def backward(ns, graph: dict, out_grad, reads_per_node: int | None = None, calls: int = 1):
     """compute_gradient_of_variables(output, out_grad), ``calls`` times on the same graph; then what
     .grad holds in each node, by node id, with the graph as built (for the trusted side to number
     the nodes), or "changed" when it edited the graph."""
     fn = need(ns, "compute_gradient_of_variables")
-    [output], nodes = _cloned(*_recorded(graph, **kwargs))
+    [output], nodes = _assembled(graph)
     before = _structure(nodes)
     g = ndl.Tensor(out_grad, dtype=output.dtype, requires_grad=False)
     given = []  # for the hint only: what this backward handed the notebook's find_topo_sort
