@@ -16,7 +16,7 @@ watchers: list = []
 
 # needle's slots and the allocator, taken when the zygote imports this module, before any student
 # cell runs: what a cell replaces later (a constructor, a property, builtins.object) is not used
-_SLOTS = tuple(ndl.autograd.Value.__dict__[name] for name in ("op", "inputs", "cached_data", "requires_grad", "grad"))
+SLOTS = tuple(ndl.autograd.Value.__dict__[name] for name in ("op", "inputs", "cached_data", "requires_grad", "grad"))
 allocate = object.__new__
 
 
@@ -24,7 +24,7 @@ def fill_node(value, op, inputs: tuple, cached_data, requires_grad: bool):
     """Give ``value`` (a needle Value from ``allocate``) its op, inputs, data and requires_grad, and
     no grad, through needle's slots: a graph node made without needle's constructors, which a cell
     may have hooked (to log the order in which nodes are made, a topological one)."""
-    for slot, content in zip(_SLOTS, (op, inputs, cached_data, requires_grad, None)):
+    for slot, content in zip(SLOTS, (op, inputs, cached_data, requires_grad, None)):
         slot.__set__(value, content)
     return value
 

@@ -85,19 +85,62 @@ def test_stub_matches_nbgrader_clear_solutions():
     assert selfcheck.stub(source) == "def f(x):\n    \"\"\"doc\"\"\"\n    # YOUR CODE HERE\n    raise NotImplementedError()\n"
 
 
-def test_the_assembled_naive_loop_is_the_loop_node_for_node():
-    """01's probes assemble the 100,000-step graph directly (for speed): it must be the graph the
-    lecture's loop builds, node for node (class, op, inputs by position, requires_grad, values)."""
+def _built_with_ops(graph: dict):
+    """The graph of one of 01's descriptions as needle's ops build it (the probe puts it together
+    without them): its output."""
+    import needle as ndl
+
+    if "naive_loop" in graph:
+        w, grad = ndl.Tensor([1.0, 2.0]), ndl.Tensor([0.5, 0.5], requires_grad=False)
+        for _ in range(graph["naive_loop"]):
+            w = w + (-0.1) * grad
+        return w
+    if "ladder" in graph:
+        prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
+        for _ in range(graph["ladder"]):
+            prev, cur = cur, cur + prev
+        return cur
+    ops = {"add": lambda a, b: a + b, "mul": lambda a, b: a * b, "scale": lambda a: a * 1.5, "shift": lambda a: a + 1.0}
+    built = []
+    for kind, *args in graph["nodes"]:
+        if kind == "one":
+            built.append(ndl.Tensor([1.0]))
+        elif kind in ("leaf", "const"):
+            built.append(ndl.Tensor([float(len(built) % 7) - 3.0], requires_grad=kind == "leaf"))
+        elif kind == "detach":
+            built.append(built[args[0]].detach())
+        else:
+            built.append(ops[kind](*(built[i] for i in args)))
+    return built[-1]
+
+
+def test_01s_graphs_are_those_needles_ops_build_node_for_node():
+    """01's probes put each graph together from a table, in a random order and without needle's
+    ops: it must be the graph needle's ops build from the same description, node for node (class,
+    op and its scalar, inputs, requires_grad, values and dtype, arrays shared where they are)."""
     import numpy as np
 
     from autograder.suite import load_probes
 
     probes = load_probes(str(LECTURE8.suite("01_graph_accumulation")))
-    for n in (1, 7, 2_000):
-        looped, assembled = probes._naive_loop(n), probes._naive_loop_assembled(n)
-        assert len(looped) == len(assembled) == 1 + 2 * n
-        where = {id(v): i for i, v in enumerate(assembled)}
-        for i, (a, b) in enumerate(zip(looped, assembled)):
-            assert type(a) is type(b) and type(a.op) is type(b.op) and a.requires_grad == b.requires_grad, i
-            assert [looped.index(x) for x in a.inputs] == [where[id(x)] for x in b.inputs], i
-            assert a.numpy().dtype == b.numpy().dtype and np.array_equal(a.numpy(), b.numpy()), i
+    graphs = [{"naive_loop": n} for n in (1, 7, 2_000)] + [{"ladder": n} for n in (1, 12)] + [
+        {"nodes": [["leaf"], ["const"], ["one"], ["one"], ["scale", 1], ["shift", 0], ["mul", 2, 3], ["add", 4, 5],
+                   ["detach", 5], ["mul", 6, 8], ["add", 7, 9]]},
+        {"nodes": [["leaf"], ["detach", 0], ["add", 0, 1]]}]
+    for graph in graphs:
+        want, (got, nodes) = _built_with_ops(graph), probes.build(graph)
+        pairs, stack, data_of = {}, [(want, got)], {}
+        while stack:
+            a, b = stack.pop()
+            if id(a) in pairs:
+                assert pairs[id(a)] is b, graph
+                continue
+            pairs[id(a)] = b
+            assert type(a) is type(b) and type(a.op) is type(b.op) and a.requires_grad == b.requires_grad, graph
+            assert getattr(a.op, "scalar", None) == getattr(b.op, "scalar", None) and b.grad is None, graph
+            assert a.numpy().dtype == b.numpy().dtype and np.array_equal(a.numpy(), b.numpy()), graph
+            assert data_of.setdefault(id(a.cached_data), id(b.cached_data)) == id(b.cached_data), graph  # shared alike
+            assert len(a.inputs) == len(b.inputs), graph
+            stack.extend(zip(a.inputs, b.inputs))
+        # every node of the description is made (those no op keeps too, as needle's eager mode makes them)
+        assert {id(v) for v in pairs.values()} <= {id(v) for v in nodes} and len(nodes) == len(probes.table(graph)), graph

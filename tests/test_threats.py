@@ -307,6 +307,77 @@ def find_topo_sort(node_list):
             keep.update(id(x) for x in v.inputs)
     return [v for v in alive if id(v) in keep]
 '''
+# Red team, round 11: Tasks 1.1 and 1.2 with no walk: a hook on needle's constructors records, as
+# each node is made, its depth (one more than its inputs', made before it) and the nodes below it (a
+# bitset of creation numbers); the two functions read the record. 01's probes now make their graphs
+# without needle's constructors, ops or compute, small graphs in an order drawn at random.
+CONSTRUCTION_HOOK_COUNT = r'''
+import weakref
+
+_V = ndl.autograd.Value
+_make0 = _V.make_from_op.__func__
+_init0 = _V._init
+_info = weakref.WeakKeyDictionary()   # node -> (depth, bitset of the nodes reachable from it, made since)
+_made = [0, 0, 0]                     # [nodes made so far, nodes made when a walk last returned, used since]
+_used = weakref.WeakSet()             # nodes some later node took as an input
+BITS_UP_TO = 3000                     # beyond that, count the nodes made since the last call
+
+
+def _record(v):
+    n = _made[0]
+    _made[0] += 1
+    ins = _V.__dict__["inputs"].__get__(v)
+    depth, bits = 0, 1 << (n - _made[1]) if n - _made[1] < BITS_UP_TO else 0
+    for x in ins:
+        d, b = _info.get(x, (0, 0))
+        depth = max(depth, d + 1)
+        bits |= b
+        if x not in _used:
+            _used.add(x)
+            _made[2] += 1
+    _info[v] = (depth, bits)
+
+
+def _make(cls, op, inputs):
+    v = _make0(cls, op, inputs)
+    _record(v)
+    return v
+
+
+def _init(self, op, inputs, cached_data, requires_grad):
+    _init0(self, op, inputs, cached_data, requires_grad)
+    _record(self)
+
+
+_V.make_from_op = classmethod(_make)
+_V._init = _init
+
+
+def _lookup(t):
+    if t in _info:
+        return _info[t], 0
+    ins = t.inputs                     # a node made without needle's constructors: one step down
+    depth, bits = 0, 0
+    for x in ins:
+        d, b = _info.get(x, (0, 0))
+        depth, bits = max(depth, d + 1), bits | b
+    return (depth, bits), 1
+
+
+def count_graph_nodes(t) -> int:
+    (depth, bits), extra = _lookup(t)
+    since, used = _made[0] - _made[1], _made[2]
+    _made[1], _made[2] = _made[0], 0
+    if since > BITS_UP_TO:
+        return 1 + used + extra
+    return bin(bits).count("1") + extra
+'''
+CONSTRUCTION_HOOK_DEPTH = r'''
+def graph_depth(t) -> int:
+    (depth, bits), extra = _lookup(t)
+    _made[1], _made[2] = _made[0], 0
+    return depth
+'''
 # Red team, round 11: the same hook, against round 10's fix (a copy of each graph made in a shuffled
 # order, but the original still built in the worker with needle's ops): it keys each node it sees
 # made by its op and values (and its inputs'), and sorts the copies, found by an unordered search, by
@@ -991,6 +1062,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "grader_topo": {NB9: {"task9_1_find_topo_sort": GRADER_TOPO}},
     "creation_order_topo": {NB9: {"task9_1_find_topo_sort": CREATION_ORDER_TOPO}},
     "creation_matched_topo": {NB9: {"task9_1_find_topo_sort": CREATION_MATCHED_TOPO}},
+    "construction_hook": {NB1: {COUNT: CONSTRUCTION_HOOK_COUNT, DEPTH: CONSTRUCTION_HOOK_DEPTH}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
@@ -1273,6 +1345,18 @@ def test_answers_taken_from_the_probes_frames_score_nothing(batch):
     # nor by matching the nodes to those the worker once built in that order, by their ops and values:
     # the worker builds no graph with needle's ops (each crosses from the trusted side, shuffled)
     assert score(batch, "creation_matched_topo", NB9) == 0, messages(batch, "creation_matched_topo", NB9)
+
+
+def test_answers_recorded_as_needle_makes_the_graph_score_nothing(batch):
+    """A hook on needle's constructors that records each node's depth and the nodes below it as the
+    node is made (red team, round 11: Tasks 1.1 and 1.2 in full): 01's probes make their graphs with
+    no constructor, op or compute of needle's, so the record holds nothing of them. What the record
+    answers by chance fails every test but one: its fallback for a node it has no record of (one
+    step down its inputs) is a depth of 1 for any op over leaves, right on a leaf and on one op."""
+    data = json.loads((batch["out"] / "construction_hook" / "results.json").read_text())
+    scored = {t["name"] for t in data["tests"] if float(t["score"]) > 0 and t["extra_data"]["notebook"] == NB1}
+    assert scored <= {f"{NB1} · Task 1.2 · graph_depth of a leaf and of one op"}, (scored, messages(batch, "construction_hook"))
+    assert score(batch, "construction_hook") <= 1, messages(batch, "construction_hook")
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):

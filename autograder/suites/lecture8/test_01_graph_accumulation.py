@@ -60,14 +60,14 @@ def node_count(graph: dict) -> int:
 
 def value_count(graph: dict) -> int:
     """The distinct values among the reachable nodes (what a walk that tells nodes apart by value counts)."""
-    output = P.build(graph)[-1]
-    seen, values, stack = set(), set(), [output]
+    rows = P.table(graph)  # [op, inputs, value, requires_grad] per node, the output last
+    seen, values, stack = set(), set(), [len(rows) - 1]
     while stack:
-        v = stack.pop()
-        if id(v) not in seen:
-            seen.add(id(v))
-            values.add(tuple(v.numpy().ravel().tolist()))
-            stack.extend(v.inputs)
+        i = stack.pop()
+        if i not in seen:
+            seen.add(i)
+            values.add(tuple(rows[i][2].ravel().tolist()))
+            stack.extend(rows[i][1])
     return len(values)
 
 

@@ -1,4 +1,4 @@
-"""Probes for 01_graph_accumulation: graphs built with needle from plain-data descriptions that
+"""Probes for 01_graph_accumulation: graphs put together from plain-data descriptions that
 the trusted side chooses (it derives the expected counts and depths from the same descriptions),
 handed to the student's count_graph_nodes / graph_depth.
 
@@ -19,9 +19,9 @@ import time
 import numpy as np
 
 import needle as ndl
-from autograder.probing import allocate, fill_node, need, probe
+from autograder.probing import SLOTS, allocate, fill_node, need, probe
 from needle.autograd import Value
-from needle.ops.arithmetic import EWiseAdd
+from needle.ops.arithmetic import AddScalar, EWiseAdd, EWiseMul, MulScalar
 
 _INPUTS = Value.__dict__["inputs"]  # needle's slot: where a node keeps its inputs (read without counting)
 _DATA = Value.__dict__["cached_data"]
@@ -34,93 +34,157 @@ def _over(v):
 
 # --- graphs, from plain data -------------------------------------------------------------------
 # {"nodes": [[kind, *inputs], ...]}: node i is "leaf" (a Tensor that requires grad), "const" (one
-#     that does not), "add" i j, "mul" i j, "scale" i (x * 1.5) or "shift" i (x + 1.0); the last
-#     node is the one handed to the student. (In eager mode an op none of whose inputs requires
-#     grad returns a detached leaf: the trusted side models that too.)
+#     that does not), "one" (a leaf holding 1.0: several are distinct nodes of equal value),
+#     "detach" i (another node holding the very same array), "add" i j, "mul" i j, "scale" i
+#     (x * 1.5) or "shift" i (x + 1.0); the last node is the one handed to the student. In eager
+#     mode an op none of whose inputs requires grad gives a detached leaf: modelled here as on the
+#     trusted side.
 # {"naive_loop": n}: the lecture's loop w = w + (-lr) * grad, n times (1 + 2n nodes, n adds deep).
 # {"ladder": n}: x_{k+1} = x_k + x_{k-1} from two leaves, n adds (n + 2 nodes, ~1.6^n paths).
-_OPS = {
-    "add": lambda a, b: a + b,
-    "mul": lambda a, b: a * b,
-    "scale": lambda a: a * 1.5,
-    "shift": lambda a: a + 1.0,
-}
+#
+# A graph is first a table (each node's op, inputs, value and requires_grad, in a topological
+# order, values computed with numpy's operators), then its nodes are made and filled in an order
+# drawn at random, with needle's slots and the allocator (probing.fill_node): no needle
+# constructor, op or compute runs, so code hooked on them (by a cell) sees no node made after its
+# inputs. Such a hook recorded each node's depth and the nodes below it as needle made them, and
+# answered Tasks 1.1 and 1.2 with no walk (red team, round 11). What is called while the nodes are
+# made was taken when this module loaded, before any cell.
+_NEW_RNG, _ACCUMULATE, _ARRAY = np.random.default_rng, np.add.accumulate, np.array
+_SET = object.__setattr__
+_len, _zip, _tuple, _any, _float, _range = len, zip, tuple, any, float, range  # builtins a cell could replace
+# probing.fill_node's slots (op, inputs, cached_data, requires_grad, grad), each one's setter bound
+# once: 200,000 nodes are filled for the deep chain
+_SLOT_SETTERS = tuple(slot.__set__ for slot in SLOTS)
+_TENSOR = ndl.Tensor
+_OPS = {"add": (EWiseAdd, None), "mul": (EWiseMul, None), "scale": (MulScalar, 1.5), "shift": (AddScalar, 1.0)}
+_F32 = np.float32
 
 
-def _from_nodes(nodes) -> list:
-    built = []
+def _value(kind: str, a, b=None):
+    if kind == "add":
+        return a + b
+    if kind == "mul":
+        return a * b
+    return a * _F32(1.5) if kind == "scale" else a + _F32(1.0)
+
+
+def _table_of_nodes(nodes) -> list:
+    rows = []  # [op kind or None, input positions, value, requires_grad]
     for kind, *args in nodes:
-        if kind == "one":  # a leaf holding 1.0: several of them are distinct nodes of equal value
-            built.append(ndl.Tensor([1.0]))
+        if kind == "one":
+            rows.append([None, (), _ARRAY([1.0], _F32), True])
         elif kind in ("leaf", "const"):
-            built.append(ndl.Tensor([float(len(built) % 7) - 3.0], requires_grad=kind == "leaf"))
-        elif kind == "detach":  # another node holding the very same array
-            built.append(built[args[0]].detach())
+            rows.append([None, (), _ARRAY([_float(_len(rows) % 7) - 3.0], _F32), kind == "leaf"])
+        elif kind == "detach":
+            rows.append([None, (), rows[args[0]][2], False])
         else:
-            built.append(_OPS[kind](*(built[i] for i in args)))
-    return built
+            value = _value(kind, *(rows[i][2] for i in args))
+            needs = _any([rows[i][3] for i in args])
+            rows.append([kind, _tuple(args), value, True] if needs else [None, (), value, False])
+    return rows
 
 
-def _naive_loop(n: int) -> list:
-    w = ndl.Tensor([1.0, 2.0])
-    grad = ndl.Tensor([0.5, 0.5], requires_grad=False)
-    built = [w]
-    for _ in range(n):
-        step = (-0.1) * grad  # a detached constant (nothing in it requires grad)
-        w = w + step
-        built += (step, w)
-    return built
+def _naive_loop_values(n: int) -> tuple:
+    """The loop's constants (-lr) * grad (after w's own row) and the values of w, float32, one
+    addition after another, as the loop adds."""
+    steps = _ARRAY([[1.0, 2.0]] + [[0.5, 0.5]] * n, _F32)
+    steps[1:] *= _F32(-0.1)
+    return steps, _ACCUMULATE(steps, axis=0)
 
 
-def _naive_loop_assembled(n: int) -> list:
-    """The same graph as _naive_loop(n), node for node (types, ops, inputs, float32 values), put
-    together directly: the loop's op calls and the collector's passes over a growing heap cost
-    three times as much, for nothing the student's walk can see (tests/test_suites.py compares the
-    two)."""
-    w = ndl.Tensor([1.0, 2.0])
-    step_value = ((-0.1) * ndl.Tensor([0.5, 0.5], requires_grad=False)).numpy()
-    rows = np.empty((n + 1, 2), np.float32)
-    rows[0], rows[1:] = w.numpy(), step_value
-    values = np.add.accumulate(rows, axis=0)  # float32, one addition after another, as the loop adds
-    built = [w]
-    make_const, new, init = ndl.Tensor.make_const, ndl.Tensor.__new__, ndl.Tensor._init
+def _table_of_naive_loop(n: int) -> list:
+    """w, then for each step the detached constant (-lr) * grad and the add."""
+    steps, values = _naive_loop_values(n)
+    rows = [[None, (), values[0], True]]
+    append = rows.append
+    for k in _range(1, n + 1):
+        append([None, (), steps[k], False])
+        append(["add", (2 * k - 2, 2 * k - 1), values[k], True])
+    return rows
+
+
+def _table_of_ladder(n: int) -> list:
+    rows = [[None, (), _ARRAY([1.0], _F32), True], [None, (), _ARRAY([1.0], _F32), True]]
+    for k in _range(n):
+        rows.append(["add", (k + 1, k), rows[k + 1][2] + rows[k][2], True])
+    return rows
+
+
+def table(graph: dict) -> list:
+    """The graph's nodes as rows [op kind or None, input positions, value, requires_grad], inputs
+    before users, the output last (the trusted side reads the values too)."""
+    if "nodes" in graph:
+        return _table_of_nodes(graph["nodes"])
+    (kind, n), = graph.items()
+    return {"naive_loop": _table_of_naive_loop, "ladder": _table_of_ladder}[kind](n)
+
+
+def build(graph: dict) -> tuple:
+    """(the graph's output, every node of it in an order drawn at random). The nodes and their ops
+    are allocated in that order (the order in which the collector lists objects, and their
+    addresses); the slots are then filled in the table's order, by calls no cell can replace.
+
+    Except the naive loop's chain, made in its own order (``_chain``): its count and depth are
+    functions of its length, which the probe's arguments hold anyway, and its 200,000 nodes made in
+    a random order take 0.45 s instead of 0.12 s (each node a cache miss), at every deep-chain test."""
+    if "naive_loop" in graph:
+        return _chain(graph["naive_loop"])
     collecting = gc.isenabled()
     gc.disable()
     try:
-        for k in range(1, n + 1):
-            step = make_const(rows[k])
-            w_next = new(ndl.Tensor)
-            init(w_next, EWiseAdd(), (w, step), values[k], True)
-            w = w_next
-            built += (step, w)
+        rows = table(graph)
+        order = _NEW_RNG().permutation(_len(rows)).tolist()
+        nodes, ops = [None] * _len(rows), [None] * _len(rows)
+        for i in order:
+            nodes[i] = allocate(_TENSOR)
+            kind = rows[i][0]
+            if kind is not None:
+                cls, scalar = _OPS[kind]
+                ops[i] = op = allocate(cls)
+                if scalar is not None:
+                    _SET(op, "scalar", scalar)
+        set_op, set_inputs, set_data, set_requires, set_grad = _SLOT_SETTERS
+        for node, op, (_, inputs, value, requires) in _zip(nodes, ops, rows):
+            set_op(node, op)
+            set_inputs(node, _tuple([nodes[j] for j in inputs]))
+            set_data(node, value)
+            set_requires(node, requires)
+            set_grad(node, None)
+        output = nodes[-1]
+        shuffled = [nodes[i] for i in order]
+        del nodes, ops, rows
     finally:
         if collecting:
             gc.enable()
-    return built
+    return output, shuffled
 
 
-def _ladder(n: int) -> list:
-    prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
-    built = [prev, cur]
-    for _ in range(n):
-        prev, cur = cur, cur + prev
-        built.append(cur)
-    return built
-
-
-def build(graph: dict) -> list:
-    """Every node of ``graph`` as built, constants included (the last one is its output)."""
-    if "nodes" in graph:
-        return _from_nodes(graph["nodes"])
-    (kind, n), = graph.items()
-    if n < 10_000:
-        return {"naive_loop": _naive_loop, "ladder": _ladder}[kind](n)
-    built = {"naive_loop": _naive_loop_assembled, "ladder": _ladder}[kind](n)
+def _chain(n: int) -> tuple:
+    """build({"naive_loop": n}): _table_of_naive_loop's nodes, made one after another."""
+    steps, values = _naive_loop_values(n)
+    set_op, set_inputs, set_data, set_requires, set_grad = _SLOT_SETTERS
+    collecting = gc.isenabled()
+    gc.disable()  # 200,000 new objects: no collector pass over them while they are made
+    try:
+        w = allocate(_TENSOR)
+        for setter, content in _zip(_SLOT_SETTERS, (None, (), values[0], True, None)):
+            setter(w, content)
+        built = [w]
+        for k in _range(1, n + 1):
+            step, added = allocate(_TENSOR), allocate(_TENSOR)
+            set_op(step, None), set_inputs(step, ()), set_data(step, steps[k]), set_requires(step, False), set_grad(step, None)
+            set_op(added, allocate(EWiseAdd)), set_inputs(added, (w, step)), set_data(added, values[k])
+            set_requires(added, True), set_grad(added, None)
+            built += (step, added)
+            w = added
+    finally:
+        if collecting:
+            gc.enable()
     # Out of the collector's generations: otherwise every full collection the student's walk
     # triggers (its dict or stack of 200,000 entries) traverses the 200,000 nodes again, 0.2 s of
     # an honest graph_depth's 0.5 s. The same for every submission; the walk itself is untouched.
     gc.freeze()
-    return built
+    return w, built
 
 
 # --- limits on a walk: reads of .inputs and CPU seconds ------------------------------------------
@@ -156,22 +220,22 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
-def _limited(fn, built: list, reads_per_node: int, cpu_seconds: float, chain: bool, calls: int = 1) -> dict:
+def _limited(fn, output, built: list, reads_per_node: int, cpu_seconds: float, chain: bool, calls: int = 1) -> dict:
     """fn(output), then ``calls - 1`` times fn of a new node over the previous one (``_over``: one node
     more, one level deeper), stopped once it reads .inputs more than about ``reads_per_node`` times
     per node and call or uses more than ``cpu_seconds``: {"value" (the first call's), "again" (the
     later calls'), "stopped": "" | "reads" | "time"}. ``built`` (the
-    graph's nodes, output last) is emptied first: while the student's code runs this process holds
+    graph's nodes, in a random order) is emptied first: while the student's code runs this process holds
     no list of the nodes (its length is Task 1.1's answer, its order a topological one), and the
     budget of reads is rounded up to a power of two (a figure of the count to within a factor 2).
 
     A ``chain`` (the naive loop's graph: one path to each node, so no walk reads too often) has
-    only every SPARSE_EVERY-th node counted, each read of it checking the clock: the time limit
+    only one node in SPARSE_EVERY counted, each read of it checking the clock: the time limit
     without a Python call per node. The graph is the probe's own and dies with it: no node is
     re-classed back."""
     for v in built[::SPARSE_EVERY] if chain else built:
         v.__class__ = _Counted
-    nodes, output = len(built), built[-1]
+    nodes = len(built)
     built.clear()
     _limit.update(reads=0, budget=1 << 62 if chain else calls * reads_per_node * (1 << (nodes - 1).bit_length()),
                   clock_every=1 if chain else 32, until=time.process_time() + calls * cpu_seconds, why="")
@@ -202,8 +266,8 @@ def _number_or_not(value):
 def walk(ns, name: str, graph: dict, reads_per_node: int = 1_000, cpu_seconds: float = 5.0, calls: int = 1):
     """name(output of graph), ``calls`` times on the same graph, within the limits."""
     fn = need(ns, name)
-    built = build(graph)
-    return _limited(fn, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph, calls=calls)
+    output, built = build(graph)
+    return _limited(fn, output, built, reads_per_node, cpu_seconds, chain="naive_loop" in graph, calls=calls)
 
 
 @probe("count_graph_nodes", "graph_depth")
@@ -214,7 +278,7 @@ def walks(ns, name: str, graphs: list):
     out = []
     for graph in graphs:
         try:
-            out.append(_number_or_not(fn(build(graph)[-1])))
+            out.append(_number_or_not(fn(build(graph)[0])))
         except Exception:
             out.append(None)
     return out
@@ -228,7 +292,7 @@ def seconds(ns, name: str, sizes: list):
     fn = need(ns, name)
     out = []
     for n in sizes:
-        t = build({"naive_loop": n})[-1]
+        t = build({"naive_loop": n})[0]
         runs = []
         for _ in range(2):
             gc.collect()
