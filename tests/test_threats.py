@@ -307,6 +307,56 @@ def find_topo_sort(node_list):
             keep.update(id(x) for x in v.inputs)
     return [v for v in alive if id(v) in keep]
 '''
+# Red team, round 11: Task 4.1 with no walk, against round 10's stray (a Parameter made after the
+# tree): the Parameters made, or given to any Module, between the module's __init__ and the last
+# attribute set on any Module. The probe now also makes a Parameter while the tree is put together and
+# gives it to a Module apart from the tree.
+PARAMETERS_IN_A_WINDOW = r'''
+import weakref
+
+_made = []          # (sequence number, weak reference) of every Parameter, in the order made
+_clock = [0, 0]     # [counter, sequence number of the last attribute set on any Module]
+
+
+class Parameter(ndl.Tensor):
+    """Task 4.1: a Tensor that is a trainable parameter of a Module."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _clock[0] += 1
+        _made.append((_clock[0], weakref.ref(self)))
+
+
+class Module:
+    """Task 4.1: base class of models, layers and losses."""
+
+    def __init__(self):
+        _clock[0] += 1
+        object.__setattr__(self, "_born", _clock[0])
+
+    def __setattr__(self, name, value):
+        _clock[0] += 1
+        _clock[1] = _clock[0]
+        if isinstance(value, Parameter):  # one made earlier, attached now: it counts from now
+            _made.append((_clock[0], weakref.ref(value)))
+        object.__setattr__(self, name, value)
+
+    def parameters(self) -> list:
+        born, last = self.__dict__.get("_born", 0), _clock[1]
+        out, seen = [], set()
+        for seq, ref in _made:
+            p = ref()
+            if p is not None and born < seq <= last and id(p) not in seen:
+                seen.add(id(p))
+                out.append(p)
+        return out
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f"{type(self).__name__} must define forward()")
+'''
 # Red team, round 11: Tasks 1.1 and 1.2 with no walk: a hook on needle's constructors records, as
 # each node is made, its depth (one more than its inputs', made before it) and the nodes below it (a
 # bitset of creation numbers); the two functions read the record. 01's probes now make their graphs
@@ -1063,6 +1113,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "creation_order_topo": {NB9: {"task9_1_find_topo_sort": CREATION_ORDER_TOPO}},
     "creation_matched_topo": {NB9: {"task9_1_find_topo_sort": CREATION_MATCHED_TOPO}},
     "construction_hook": {NB1: {COUNT: CONSTRUCTION_HOOK_COUNT, DEPTH: CONSTRUCTION_HOOK_DEPTH}},
+    "parameters_in_a_window": {NB4: {"task4_1_module": PARAMETERS_IN_A_WINDOW}},
     "fake_features": {NB8: {"task8_1_digits_dataset": FAKE_FEATURES}},
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
@@ -1357,6 +1408,18 @@ def test_answers_recorded_as_needle_makes_the_graph_score_nothing(batch):
     scored = {t["name"] for t in data["tests"] if float(t["score"]) > 0 and t["extra_data"]["notebook"] == NB1}
     assert scored <= {f"{NB1} · Task 1.2 · graph_depth of a leaf and of one op"}, (scored, messages(batch, "construction_hook"))
     assert score(batch, "construction_hook") <= 1, messages(batch, "construction_hook")
+
+
+def test_parameters_listed_by_when_they_were_made_score_nothing(batch):
+    """Task 4.1 answered by a log of when Parameters were made or given to a module, with no walk (red
+    team, round 11: 22/22 on 04): a Parameter made and given to another module while the tree is put
+    together is in that window, and the tree does not hold it."""
+    data = json.loads((batch["out"] / "parameters_in_a_window" / "results.json").read_text())
+    # every test of parameters() (its __call__, its own and right, keeps the test of module(...))
+    task = [t for t in data["tests"] if t["extra_data"]["notebook"] == NB4 and "Task 4.1" in t["name"]
+            and "calls forward" not in t["name"]]
+    assert len(task) >= 8 and all(float(t["score"]) == 0 for t in task), [(t["name"], t["score"]) for t in task]
+    assert any("does not hold" in t["output"] for t in task)
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):

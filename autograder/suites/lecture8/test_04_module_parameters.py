@@ -100,8 +100,9 @@ def walk_message(observe, labels, want):
                 "the call. A default argument (found=[]) is made once, when the function is defined, and shared by "
                 "every call: make a new list in each call")
     if "?stray" in labels:
-        return ("parameters() returned a Parameter the module does not hold (one made after it, which nothing of the "
-                "module's refers to): collect the Parameters found in the module's attributes, whenever they were made")
+        return ("parameters() returned a Parameter the module does not hold (one made with it, which nothing of the "
+                "module's refers to, or one given to another module meanwhile): collect the Parameters found in the "
+                "module's attributes, whenever they were made")
     if "?plain" in labels:
         return ("parameters() returned plain Tensors that are not Parameters: only Parameter instances are "
                 "trainable (a module may keep other Tensors, such as constants)")

@@ -28,7 +28,7 @@ from autograder.probing import need, probe
 
 _BOXES: dict = {}
 PLAIN = "?plain"  # the label of the tree's plain Tensors (never Parameters)
-STRAY = "?stray"  # the label of a Parameter made after the tree, held by nothing of it
+STRAY = "?stray"  # the label of Parameters made with the tree that nothing of it holds
 
 
 def box_class(Module):
@@ -46,9 +46,10 @@ def box_class(Module):
     return _BOXES[key][1]
 
 
-def build_tree(node, Module, Parameter, objects: dict):
+def build_tree(node, Module, Parameter, objects: dict, between=None):
     """Build ``node`` with the given Module / Parameter classes; record labelled objects
-    (and the plain Tensors, under keys starting with PLAIN)."""
+    (and the plain Tensors, under keys starting with PLAIN). ``between``: called before each
+    attribute is set (the probe's outsider, below)."""
     kind = node[0]
     if kind == "param":
         p = Parameter(np.full((2,), float(len(objects)), dtype=np.float32))
@@ -59,15 +60,18 @@ def build_tree(node, Module, Parameter, objects: dict):
     if kind == "module":
         m = box_class(Module)()
         for attr, child in node[2]:
-            setattr(m, attr, build_tree(child, Module, Parameter, objects))
+            value = build_tree(child, Module, Parameter, objects, between)
+            if between is not None:
+                between()
+            setattr(m, attr, value)
         objects[node[1]] = m  # labelled once complete: a module never contains itself
         return m
     if kind == "list":
-        return [build_tree(c, Module, Parameter, objects) for c in node[1]]
+        return [build_tree(c, Module, Parameter, objects, between) for c in node[1]]
     if kind == "tuple":
-        return tuple(build_tree(c, Module, Parameter, objects) for c in node[1])
+        return tuple(build_tree(c, Module, Parameter, objects, between) for c in node[1])
     if kind == "dict":
-        return {key: build_tree(c, Module, Parameter, objects) for key, c in node[1]}
+        return {key: build_tree(c, Module, Parameter, objects, between) for key, c in node[1]}
     if kind == "tensor":
         t = ndl.Tensor([1.0, 2.0])
         objects[f"{PLAIN}#{len(objects)}"] = t
@@ -111,24 +115,36 @@ def _parameters_of(tree, Module, Parameter, early=()) -> dict:
     # While parameters() runs, no record of the tree's objects in their order is kept (its Parameters
     # in order are the answer, and the student's code can read this process), nor any walk of a tree
     # (one would be Task 4.1's answer, red team round 9): the labels are kept by id, in a shuffled order.
-    # ``early``: Parameters made before the tree (a Ref in it attaches one), and one made after it that
-    # nothing holds: which Parameters a module holds is not which were made while or since it was
-    # (red team, round 10: a parameters() that returned those made since the module's __init__).
+    # Parameters that the tree does not hold are made around it: ``early`` ones, made before it, which
+    # Refs in it attach; one made while the tree is put together (before its first attribute is set)
+    # and given to a Module apart from it; one made after it that nothing holds. Which Parameters a
+    # module holds is not which were made, or given to any module, while or since it was (red team,
+    # round 10: a parameters() that returned the Parameters made since the module's __init__; round
+    # 11: those made or given to a module until its last attribute was set).
     objects: dict = {label: Parameter(np.full((2,), -1.0, dtype=np.float32)) for label in early}
-    root = build_tree(tree, Module, Parameter, objects)
+    outsider, given = box_class(Module)(), []
+
+    def between():
+        if not given:
+            given.append(Parameter(np.full((2,), -2.0, dtype=np.float32)))
+            setattr(outsider, "w", given[0])
+
+    root = build_tree(tree, Module, Parameter, objects, between)
+    between()  # a tree with no attribute set: given now
     stray = Parameter(np.zeros(2, dtype=np.float32))
-    named = list(objects.items()) + [(STRAY, stray)]
+    named = list(objects.items()) + [(STRAY, stray), (STRAY, given[0])]
     objects.clear()  # the same dict: a constructor of the student's may have kept a reference to it
     random.SystemRandom().shuffle(named)
     names = label_names(named)
-    kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN) and o is not stray]
-    del named
+    kept = [o for label, o in named if isinstance(o, ndl.Tensor) and not label.startswith(PLAIN) and label != STRAY]
+    del named, given
     found = root.parameters()
     is_list = isinstance(found, list)
     items = list(found) if isinstance(found, (list, tuple)) or hasattr(found, "__next__") else []
     labels = labels_of(items, names)
     for o in kept:  # this tree's Parameters: "?earlier" in a later tree's answer
         _BUILT[id(o)] = o
+    del outsider
     return {"is_list": is_list, "labels": labels}
 
 
