@@ -240,6 +240,9 @@ TOPO_PROBLEMS = {
                  "what walks it in reverse"),
     "aborted": (f"find_topo_sort follows every path: a graph of a few dozen nodes can have 10^12 of them or more; {VISITED} "
                 "and visit each once"),
+    "pushed": ("find_topo_sort marks a node visited when it pushes it, before it is listed: a node that a later node "
+               "also uses is then skipped there, and that later node gets listed before it. Mark a node when it is "
+               "listed (or check, before listing a node, that its inputs are all listed)"),
     "changed": "find_topo_sort changed the graph: walk it without editing .inputs or .op",
     "emptied": "find_topo_sort emptied node_list, its caller's list: work on a copy (the caller still needs its list)",
     "list changed": ("find_topo_sort changed node_list, its caller's list: work on a copy (the caller still needs its "
@@ -266,8 +269,34 @@ def topo_problem(f: dict, nodes: list, node_list: bool = True) -> str | None:
     if len(order) != len(nodes):
         return "missing"
     if not _inputs_first(order, nodes):
-        return "reversed" if _inputs_first(order[::-1], nodes) else "order"
+        if _inputs_first(order[::-1], nodes):
+            return "reversed"
+        return "pushed" if order in (_pushed_order(nodes, False), _pushed_order(nodes, True)) else "order"
     return None
+
+
+def _pushed_order(nodes: list, reverse: bool) -> list:
+    """The order (node numbers) of a depth-first walk from the graph's roots that marks a node visited
+    when it pushes it, pushing each node's inputs in order (or in reverse): the mistake "pushed"."""
+    number = {id(v): i for i, v in enumerate(nodes)}
+    used = {id(x) for v in nodes for x in v.inputs}
+    order, visited = [], set()
+    for root in (v for v in nodes if id(v) not in used):  # the roots, in node_list's order (the numbering's)
+        if id(root) in visited:
+            continue
+        visited.add(id(root))
+        stack = [(root, False)]
+        while stack:
+            v, done = stack.pop()
+            if done:
+                order.append(number[id(v)])
+                continue
+            stack.append((v, True))
+            for x in (reversed(v.inputs) if reverse else v.inputs):
+                if id(x) not in visited:
+                    visited.add(id(x))
+                    stack.append((x, False))
+    return order
 
 
 def _inputs_first(order: list, nodes: list) -> bool:
@@ -465,6 +494,8 @@ def test_topo_leaf_and_small_graph(observe):
 def test_topo_inputs_before_users(observe, submission_seed):
     """find_topo_sort lists every node after all of its inputs"""
     check_topo(observe, "two_path")
+    for mirrored in (False, True):  # y = x + 2x and 2x + x: a node pushed before it is listed, either way
+        check_topo(observe, "input_used_below", mirrored=mirrored)
     for k in range(2):
         recipe = random_graph(submission_seed + 100 * k)
         recipe.pop("out_grad")

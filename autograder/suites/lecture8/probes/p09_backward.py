@@ -84,6 +84,14 @@ def tuple_graph():
     return pair[0] * pair[1] + pair[0]
 
 
+def input_used_below(mirrored: bool = False):
+    """y = x + 2x (or 2x + x): x is an input of y and of 2x. A walk that marks a node visited when
+    it first pushes it skips x when 2x reaches it, and so lists 2x before x (for one of the two
+    orders of y's inputs, by the order in which it pushes them)."""
+    x = ndl.Tensor([1.0], dtype="float64")
+    return x * 2.0 + x if mirrored else x + x * 2.0
+
+
 def two_outputs():
     """Two roots sharing nodes: u = a * b and v = u + a (for find_topo_sort's node_list)."""
     a, b = ndl.Tensor([1.0]), ndl.Tensor([2.0])
@@ -151,7 +159,7 @@ def recipe(leaves: list, constant: list, steps: list):
 
 BUILDERS = {
     "two_path": two_path, "shared": shared, "diamond": diamond, "ladder": ladder, "naive_loop": naive_loop,
-    "tuple": tuple_graph, "two_outputs": two_outputs, "leaf": leaf, "recipe": recipe, "scaled_chain": scaled_chain,
+    "tuple": tuple_graph, "two_outputs": two_outputs, "input_used_below": input_used_below, "leaf": leaf, "recipe": recipe, "scaled_chain": scaled_chain,
 }
 
 
