@@ -164,6 +164,9 @@ MOMENTUM = ("SGD with momentum must follow PyTorch's rule: each parameter's buff
             "gradient, and the parameter moves by -lr times its buffer")
 SKIP_NONE = ("with some gradients None, the parameters that have one are updated wrongly: skip only those whose grad "
              "is None, update the others as usual")
+RESET_CLEARS = ("reset_grad() cleared the momentum buffers: in a training loop it runs before every step, so momentum "
+                "never builds up and SGD moves as plain SGD; reset_grad clears only the gradients, the buffers carry "
+                "over from step to step")
 STOPS = ("step() stopped at a parameter whose grad is None and left the parameters after it unchanged (a `break` "
          "or a `return` in the loop): skip only that parameter and go on with the next one")
 RAISED_ON_NONE = "step() failed on a parameter whose grad is None: skip such a parameter (it took no part in the loss)"
@@ -304,6 +307,12 @@ def test_sgd_momentum_trajectory(observe, submission_seed):
     check_trajectory(observe, init, grads, 0.05, 0.9, MOMENTUM)
     init, grads = random_problem(submission_seed + 404, [(2,), (3, 1)], steps=4)
     check_trajectory(observe, init, grads, 0.2, 0.5, MOMENTUM)
+    # as a training loop runs it: reset_grad() before each step's gradients (backward() sets them)
+    init, grads = random_problem(submission_seed + 409, [(3,), (2,)], steps=4)
+    r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=0.9, reset=True)
+    if not same_run(r["values"], sgd_run(init, grads, 0.1, 0.9)):
+        assert not same_run(r["values"], sgd_run(init, grads, 0.1, 0.9, "no_momentum")), RESET_CLEARS
+        raise AssertionError(trajectory_message(r, init, grads, 0.1, 0.9, MOMENTUM, observe))
 
 
 def basic_problem(observe, momentum, seed) -> str | None:

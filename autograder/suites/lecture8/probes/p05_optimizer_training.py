@@ -97,8 +97,9 @@ def _fails_on_none(SGD, Parameter, lr, momentum) -> bool:
 
 
 @probe("SGD", "Parameter")
-def sgd_trajectory(ns, init, grads, lr, momentum=None):
-    """Parameters from ``init``; per step, set their grads from ``grads[step]`` and call step().
+def sgd_trajectory(ns, init, grads, lr, momentum=None, reset=False):
+    """Parameters from ``init``; per step, set their grads from ``grads[step]`` and call step()
+    (with ``reset``, opt.reset_grad() first, as a training loop calls it before backward()).
 
     Returns the parameters' values after every step (and each p.grad's values after it), what
     each step touched, and whether a step raised on a parameter without gradient."""
@@ -107,6 +108,8 @@ def sgd_trajectory(ns, init, grads, lr, momentum=None):
     opt = SGD(params, lr=lr) if momentum is None else SGD(params, lr=lr, momentum=momentum)
     values, grads_after, touched, made = [], [], [], []
     for step_grads in grads:
+        if reset:
+            opt.reset_grad()
         _set_grads(params, step_grads, made)
         try:
             touched.append(_step(opt, params))
