@@ -67,6 +67,17 @@ CAUSES = {
     "unpack": ("unpacking into more or fewer names than the value holds (a, b = ...): looping over a dict gives "
                "its keys alone; .items() gives (key, value) pairs"),
     "index": "an index out of range",
+    "index_0d": ("indexing a value that is one number (a 0-dimensional array or a numpy scalar, such as a loss that is "
+                 "a mean or a sum): it has no axis to index; take its number with .item() or float(...)"),
+    "transpose_pair": ("needle's transpose with a permutation of every axis: it swaps two axes, given as a pair (i, j) "
+                       "(the last two by default), as dlsys's and torch.transpose do, not numpy's full permutation"),
+    "array_with_tensor": ("an operation between a numpy array and a needle Tensor, which do not mix: wrap the array in "
+                          "needle.Tensor (with the tensor's dtype) to stay in the graph, or compute on t.numpy()"),
+    "data_not_array": ("an assignment to .data of something that is neither a Tensor nor a numpy array: .data replaces "
+                       "a tensor's values (same shape and dtype); to clear a gradient, set p.grad itself to None"),
+    "tensor_new_attribute": ("a new attribute{detail} set on a needle Tensor, which takes none (its attributes are "
+                             "fixed: op, inputs, cached_data, requires_grad, grad): keep such state in a dict of your "
+                             "own, keyed by id(...) of the tensor"),
     "key": "a missing dict key",
     "zero_division": "a division by zero",
     "memory": "running out of memory",
@@ -156,7 +167,7 @@ def classify(exc: BaseException) -> dict:
     elif isinstance(exc, ValueError):
         cause, detail = _value_error(text)
     elif isinstance(exc, IndexError):
-        cause = "index"
+        cause = "index_0d" if "0-dimensional" in text or "invalid index to scalar variable" in text else "index"
     elif isinstance(exc, KeyError):
         cause = "key"
     elif kind == "Refused" or isinstance(exc, PermissionError):
@@ -173,6 +184,8 @@ def _value_error(text: str) -> tuple[str, str]:
     m = re.match(r"(\w+): (shapes|dtypes|the scalar) ", text)
     if m:
         return {"shapes": "shape_mismatch", "dtypes": "dtype_mismatch", "the scalar": "scalar_dtype"}[m.group(2)], m.group(1)
+    if text.startswith("transpose swaps two axes"):  # needle's transpose given numpy's permutation
+        return "transpose_pair", ""
     m = re.match(r"(\w+): cannot reshape ", text)
     if m:
         return "reshape_size", m.group(1)
@@ -212,6 +225,12 @@ def _type_error(text: str) -> tuple[str, str]:
     m = re.match(r"'(\S+)' not supported between instances of '(\w+)' and '(\w+)'", text)
     if m and "NoneType" not in m.groups()[1:] and {"Tensor", "Parameter"} & set(m.groups()[1:]):
         return "tensor_compare", ""
+    mixed = re.match(r"unsupported operand type\(s\) for .+: '([\w.]+)' and '([\w.]+)'", text)
+    if mixed and {mixed.group(1).removeprefix("numpy."), mixed.group(2).removeprefix("numpy.")} in (
+            {"ndarray", "Tensor"}, {"ndarray", "Parameter"}):
+        return "array_with_tensor", ""
+    if text.startswith("Tensor.data must be set to a Tensor or numpy array"):
+        return "data_not_array", ""
     m = re.match(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text) or m
     if m:
         if "NoneType" in m.groups()[1:]:
@@ -398,7 +417,14 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         owner = _enclosing_definition(cell_lines, line_no)
         inside = f", in `{printable_line(owner, 60)}`" if owner else ""
         place = f" at line {line_no} of your cell{inside}: `{printable_line(line)}`"
-    detail = _checked_detail(cause, info.get("detail", ""), line, op_names if op_names is not None else needle_op_names())
+    raw = info.get("detail", "")
+    if cause == "missing_attribute" and isinstance(raw, str):
+        owner, _, attr = raw.partition(".")
+        if owner in ("Tensor", "Parameter", "TensorTuple") and _IDENTIFIER.match(attr) and re.search(
+                rf"\.{re.escape(attr)}\s*(?:[-+*/@]|//|\*\*)?=(?!=)", line):  # the line sets it: a new attribute
+            cause, raw = "tensor_new_attribute", f" (`.{attr}`)"
+    detail = raw if cause == "tensor_new_attribute" else _checked_detail(
+        cause, raw, line, op_names if op_names is not None else needle_op_names())
     advice = _line_advice(cause, detail, line)
     if cause == "none_attribute":
         detail = f"`.{detail}`'s owner" if detail else "something"

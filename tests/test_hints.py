@@ -209,6 +209,17 @@ def test_an_error_raised_after_the_students_code_returned_says_so():
     ("d = {'weight': 1}\nfor name, value in d:\n    pass", "unpack", "looping over a dict gives its keys alone; .items()"),
     ("a, b = (1, 2, 3)", "unpack", "unpacking into more or fewer names than the value holds"),
     ("n = 0\nmean = 3 / n", "zero_division", "a division by zero"),
+    # student audit, round 3: causes that needle's own text carried and the grader dropped
+    ("t = ndl.Tensor(np.ones((2, 3)))\ny = ndl.ops.transpose(t, (1, 0))\ny = ndl.ops.transpose(t, (2, 0, 1))",
+     "transpose_pair", "it swaps two axes, given as a pair (i, j)"),
+    ("W = ndl.Tensor(np.ones((3, 2)))\nx = np.ones((4, 3)) @ W", "array_with_tensor",
+     "an operation between a numpy array and a needle Tensor"),
+    ("p = ndl.Tensor([1.0])\np.grad = ndl.Tensor([1.0])\np.grad.data = None", "data_not_array",
+     "to clear a gradient, set p.grad itself to None"),
+    ("loss = ndl.Tensor(np.ones(3)).sum()\ntotal = float(loss.numpy()[0])", "index_0d",
+     "it has no axis to index; take its number with .item()"),
+    ("p = ndl.Tensor([1.0])\np.momentum_buffer = p", "missing_attribute",
+     "a new attribute (`.momentum_buffer`) set on a needle Tensor, which takes none"),
 ])
 def test_more_causes_are_named_accurately(source, cause, shown):
     exc = raised(source, index=1, ns={"ndl": ndl, "np": np})

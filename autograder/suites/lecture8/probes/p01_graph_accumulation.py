@@ -220,6 +220,9 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
+_Counted.__name__ = _Counted.__qualname__ = "Tensor"  # what an error in the student's code names, as in their kernel
+
+
 def _limited(fn, output, built: list, reads_per_node: int, cpu_seconds: float, chain: bool, calls: int = 1) -> dict:
     """fn(output), then ``calls - 1`` times fn of a new node over the previous one (``_over``: one node
     more, one level deeper), stopped once it reads .inputs more than about ``reads_per_node`` times

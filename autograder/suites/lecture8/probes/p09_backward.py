@@ -308,6 +308,9 @@ class _Counted(ndl.Tensor):
         _INPUTS.__set__(self, value)
 
 
+_Counted.__name__ = _Counted.__qualname__ = "Tensor"  # what an error in the student's code names, as in their kernel
+
+
 def _recount(nodes: set) -> int:
     """Make every plain Tensor of ``nodes`` count its .inputs reads; their number."""
     for v in nodes:
