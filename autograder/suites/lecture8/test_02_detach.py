@@ -181,6 +181,10 @@ def update_reference(shape, seed, lr, dtype="float32", grad_kind="const", steps=
     return w - steps * lr * g
 
 
+NO_ARRAY = ("after sgd_update, w has no numpy array in its data: a tensor's data is a numpy array (w.data = t takes the "
+            "array of the Tensor t; w.cached_data = ... stores what it is given, as it is)")
+
+
 def check_update(f: dict, value, shape, seed, lr, dtype="float32", grad_kind="const", steps=1) -> None:
     """What every sgd_update test needs first, one message per symptom: no exception from the
     .data setter, grad left alone, and ``value`` (w after the calls) = w - steps * lr * grad."""
@@ -189,7 +193,7 @@ def check_update(f: dict, value, shape, seed, lr, dtype="float32", grad_kind="co
     same_grad = (isinstance(f["grad_value"], np.ndarray) and np.array_equal(f["grad_value"], grad)
                  and np.array_equal(f["grad_array_now"], grad) and f["grad_node"] == GRAD_NODES[grad_kind])
     assert same_grad, WROTE_GRAD
-    value = expect_array(value, "after sgd_update, w has no numpy array in its data", shape=shape)
+    value = expect_array(value, NO_ARRAY, shape=shape)
     start = P.array(shape, seed, dtype)
     assert not np.array_equal(value, start), UNCHANGED
     # float32 rounding accumulates over many steps: a looser tolerance then

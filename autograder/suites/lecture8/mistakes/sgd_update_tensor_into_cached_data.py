@@ -1,0 +1,11 @@
+"""sgd_update writes a Tensor into w.cached_data (the .data setter's job done by hand, without its
+conversion): w's data is then a Tensor, not an array. The visible test raised inside np.allclose
+with a hint about abs() (student audit, round 3)."""
+NOTEBOOK = "02_detach"
+CELLS = {"task2_2_sgd_update": '''
+def sgd_update(w, grad, lr) -> None:
+    w.cached_data = w.detach() - lr * grad.detach()
+'''}
+MUST_FAIL = ["task:2.2"]
+HINT = "w has no numpy array in its data"
+VISIBLE = True
