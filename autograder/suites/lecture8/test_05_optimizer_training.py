@@ -395,11 +395,14 @@ def variant_run(setting, epochs, stale=False, variant="right", seed=5):
     step, so gradients left before training reach the first step), "after_step" (the loss
     evaluated again after the step is recorded), "forward_once" (the loss computed once before
     the loop, then backward and step on that same graph every epoch), "own_sgd" (the given
-    optimizer ignored: plain SGD with the lecture's lr = 0.01 instead)."""
+    optimizer ignored: plain SGD with the lecture's lr = 0.01 instead), "swapped" (the loss called
+    with the target first, loss_fn(y, prediction))."""
     model, loss_fn, opt, x, y = P.make_setting(setting, stale, seed)
     if variant == "own_sgd":
         opt = ndl.optim.SGD(model.parameters(), lr=0.01)
     out = []
+    if variant == "swapped":
+        loss_fn = (lambda given: lambda h, t: given(t, h))(loss_fn)
     once = loss_fn(model(x), y) if variant == "forward_once" else None
     for _ in range(epochs):
         if variant != "no_reset" and variant != "reset_at_end":
@@ -438,6 +441,8 @@ def same_params(got, want) -> bool:
         np.shape(g) == np.shape(w) and np.allclose(g, w, rtol=1e-5, atol=1e-6) for g, w in zip(got, want))
 
 
+SWAPPED = ("train calls the loss with the target first and the model's output second: a loss takes the prediction "
+           "first, then the target (L2Loss gives the same value either way; a loss that is not symmetric does not)")
 AFTER_STEP = ("train recorded the loss after opt.step(), of the updated model: record the loss computed before the "
               "step, the loss of the parameters you just evaluated")
 ACCUMULATE = ("the gradients accumulate from epoch to epoch: call opt.reset_grad() in every epoch, before "
@@ -479,6 +484,8 @@ def train_message(setting, epochs, stale, r, fallback, seed=5) -> str:
         return STALE
     if setting != "lecture" and close(losses, variant_losses(setting, epochs, stale, "own_sgd", seed)):
         return OWN_OPT
+    if setting == "tilted" and close(losses, variant_losses(setting, epochs, stale, "swapped", seed)):
+        return SWAPPED
     if len(losses) > 1 and np.allclose(losses, losses[0]):
         forward_once = variant_run(setting, epochs, stale, "forward_once", seed)[1]
         return FORWARD_ONCE if same_params(params, forward_once) else CONSTANT
@@ -549,7 +556,7 @@ def test_train_other_models(observe, submission_seed):
     # the right loop run here with needle's classes
     check_train(observe, "lr_002", 6, lecture_losses(6, lr=0.02), OTHER)
     check_train(observe, "lecture_0d", 5, lecture_losses(5), OTHER)
-    for setting, epochs in (("momentum", 12), ("mlp_adam", 15), ("linear", 8)):  # the MLP's data per submission
+    for setting, epochs in (("momentum", 12), ("tilted", 6), ("mlp_adam", 15), ("linear", 8)):  # the MLP's data per submission
         seed = submission_seed + 501
         check_train(observe, setting, epochs, variant_losses(setting, epochs, seed=seed), OTHER, seed=seed)
 

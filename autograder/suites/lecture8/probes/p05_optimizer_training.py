@@ -181,6 +181,15 @@ class MeanSquaredError(ndl.nn.Module):
         return (z * z).sum() / z.shape[0]
 
 
+class TiltedL2Loss(ndl.nn.Module):
+    """(h - y)^2 + 0.5 h, summed: a loss that is not symmetric in its two arguments (L2Loss is), so
+    that a loop calling loss_fn(y, prediction) records other losses."""
+
+    def forward(self, h, y):
+        z = h - y
+        return (z * z + h * 0.5).sum()
+
+
 class SummedL2Loss(ndl.nn.Module):
     """L2Loss summed to a 0-d Tensor: the same value as the lecture's loss, of shape ()."""
 
@@ -193,15 +202,16 @@ def make_setting(setting: str, stale: bool = False, seed: int = 5):
 
     "lecture": the lecture's model at x = y = 2, L2Loss (shape (1,)), SGD lr = 0.01;
     "lecture_0d": the same with the loss summed to shape (); "lr_002": the same with lr = 0.02;
-    "momentum": another point, SGD with momentum; "mlp_adam": a small MLP, a mean squared error
+    "momentum": another point, SGD with momentum; "tilted": the lecture's model with a loss that is
+    not symmetric in its arguments (TiltedL2Loss); "mlp_adam": a small MLP, a mean squared error
     (shape ()) and Adam; "linear": needle's Linear(1, 1), L2Loss of shape (1, 1), SGD.
 
     ``stale``: the parameters already hold gradients from an earlier backward() (as after a
     gradient check), which a correct loop must clear before its first step. ``seed``: the MLP's
     data (the trusted side draws it from the submission's seed)."""
-    if setting in ("lecture", "lecture_0d", "lr_002", "momentum"):
+    if setting in ("lecture", "lecture_0d", "lr_002", "momentum", "tilted"):
         model = MultiPathScaleAdd()
-        loss_fn = SummedL2Loss() if setting == "lecture_0d" else ndl.nn.L2Loss()
+        loss_fn = {"lecture_0d": SummedL2Loss, "tilted": TiltedL2Loss}.get(setting, ndl.nn.L2Loss)()
         if setting == "momentum":
             x = ndl.Tensor([1.5], requires_grad=False)
             y = ndl.Tensor([-1.0], requires_grad=False)
