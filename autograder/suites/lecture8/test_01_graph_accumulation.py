@@ -183,6 +183,13 @@ DEPTH_FIRST = ("graph_depth is shorter than the longest path: take the maximum o
 DEPTH_BEFORE = ("graph_depth gave t a depth of 1, as if its inputs had depth 0: t's depth was computed before its "
                 "inputs' depths were known (a depth not yet computed read as 0, as .get(id(x), 0) reads it); compute "
                 "a node's depth only once the depths of all its inputs are (inputs first: a post-order)")
+DEPTH_PUSHED = ("graph_depth marks a node visited when it pushes it, before its depth is known: an input that a later "
+                "node also uses (y = x + 2x: x is an input of y and of 2x) is then skipped there, and that node's depth "
+                "is computed before its input's (the missing depth raised KeyError). Mark a node done when its depth "
+                "is set, and compute a node only once all its inputs are done")
+# y = x + 1.5x and y = 1.5x + x: a walk that marks nodes when it pushes them raises on one of the two,
+# whichever order it pushes inputs in
+PUSHED = [{"nodes": [["leaf"], ["scale", 0], ["add", 0, 1]]}, {"nodes": [["leaf"], ["scale", 0], ["add", 1, 0]]}]
 DEPTH_COUNTS = ("graph_depth counts the nodes below t, not the ops along one path: depth follows a single path, the "
                 "longest, adding 1 per op (a node's depth is 1 + the largest depth of its inputs)")
 DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 10^18 of them; compute "
@@ -262,15 +269,29 @@ def check(observe, name: str, graph: dict, want: int, message: str, **limits) ->
     """The student's function on ``graph`` returns ``want``; else the message of its mistake: a
     mistake in the values on the fixed graphs first, then a walk stopped for reading .inputs far
     too often (every path) or for its CPU time, then the test's own message."""
-    r = observe(P.walk, name=name, graph=graph, **limits)
+    count = name == "count_graph_nodes"
+    try:
+        r = observe(P.walk, name=name, graph=graph, **limits)
+    except StudentCodeError:
+        if not count and _pushed(observe):
+            raise AssertionError(DEPTH_PUSHED) from None
+        raise
     if _is_int(r["value"]) and r["value"] == want:
         return r
-    count = name == "count_graph_nodes"
     if r["stopped"] == "reads":  # unless a mistake in the values explains it (counting paths)
         message = COUNT_EXPONENTIAL if count else DEPTH_EXPONENTIAL
     elif r["stopped"] == "time":
         message = speed_message(observe, name)
     fail(message, (lambda: count_hint(observe)) if count else (lambda: depth_hint(observe)))
+
+
+def _pushed(observe) -> bool:
+    """Does graph_depth raise on exactly one of y = x + 1.5x and y = 1.5x + x (a node marked when pushed)?"""
+    try:
+        results = observe(P.walks, name="graph_depth", graphs=PUSHED)
+    except StudentCodeError:
+        return False
+    return sum(v is None for v in results) == 1
 
 
 def speed_message(observe, name: str) -> str:
