@@ -337,6 +337,9 @@ ADJOINT_PROBLEMS = {
 CHAIN_TWICE = ("each partial adjoint was multiplied by its node's adjoint once more: op.gradient(adjoint, node) "
                "already applies the chain rule (it returns adjoint times the local derivative); hand its result to the "
                "input as it is")
+NO_PARTIAL = ("compute_gradient_of_variables looked up the adjoint of a node that received none: an op's gradient "
+              "gives None for an input that needs no gradient (a constant), so nothing was stored for that input; "
+              "skip a node with no adjoint (it keeps .grad None)")
 TOPO_OF_A_NODE = ("compute_gradient_of_variables handed find_topo_sort a single node, and the walk failed on it: "
                   "find_topo_sort takes a list of nodes, node_list (the output in a list of one)")
 CALLED_TWICE = ("a second call of compute_gradient_of_variables on the same graph gave other adjoints than the first: "
@@ -407,6 +410,7 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
         f = observe_backward(observe, graph, out_grad, picked, reads_per_node=reads_per_node, **kwargs)
     except StudentCodeError:
         assert not chains_twice(observe), CHAIN_TWICE  # its products of adjoints fail on shapes and tuples
+        assert not fails_on_a_constant(observe), NO_PARTIAL
         raise
     assert not f.get("topo_of_a_node"), TOPO_OF_A_NODE
     problem = backward_problem(f, nodes, picked, expected)
@@ -423,6 +427,19 @@ def backward_problem(f: dict, nodes: list, picked: list, expected: list) -> str 
     if f["aborted"] or f["changed"]:
         return "aborted" if f["aborted"] else "changed"
     return adjoint_problem(f["grads"], nodes, picked, expected)
+
+
+def fails_on_a_constant(observe) -> bool:
+    """Does the student's backward raise on y = x * c with c a constant (which receives no partial
+    adjoint: None from EWiseMul's gradient), and not with c a variable?"""
+    def raises(constant: bool) -> bool:
+        try:
+            observe(P.backward, graph=described("product", constant=constant), out_grad=[1.0])
+        except StudentCodeError:
+            return True
+        return False
+
+    return raises(True) and not raises(False)
 
 
 def chains_twice(observe) -> bool:

@@ -92,6 +92,13 @@ def input_used_below(mirrored: bool = False):
     return x * 2.0 + x if mirrored else x + x * 2.0
 
 
+def product(constant: bool = True):
+    """y = x * c, c a constant (or not): EWiseMul's gradient gives None for an input that needs no
+    gradient, so c receives no partial adjoint at all."""
+    x = ndl.Tensor([2.0], dtype="float64")
+    return x * ndl.Tensor([3.0], dtype="float64", requires_grad=not constant)
+
+
 def two_outputs():
     """Two roots sharing nodes: u = a * b and v = u + a (for find_topo_sort's node_list)."""
     a, b = ndl.Tensor([1.0]), ndl.Tensor([2.0])
@@ -159,7 +166,8 @@ def recipe(leaves: list, constant: list, steps: list):
 
 BUILDERS = {
     "two_path": two_path, "shared": shared, "diamond": diamond, "ladder": ladder, "naive_loop": naive_loop,
-    "tuple": tuple_graph, "two_outputs": two_outputs, "input_used_below": input_used_below, "leaf": leaf, "recipe": recipe, "scaled_chain": scaled_chain,
+    "tuple": tuple_graph, "two_outputs": two_outputs, "input_used_below": input_used_below,
+    "product": product, "leaf": leaf, "recipe": recipe, "scaled_chain": scaled_chain,
 }
 
 
