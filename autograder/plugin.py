@@ -167,6 +167,9 @@ def _display_name(item) -> str:
     return doc[0] if doc else item.name.removeprefix("test_").replace("_", " ")
 
 
+MESSAGE_LIMIT = 1_200  # characters of a test's message kept for the student
+
+
 def _student_message(excinfo) -> str:
     """Only text the suite wrote: an assert's message or the grader's StudentCodeError."""
     if excinfo is None:
@@ -174,7 +177,9 @@ def _student_message(excinfo) -> str:
     exc = excinfo.value
     if isinstance(exc, (StudentCodeError, AssertionError)):
         if exc.args and isinstance(exc.args[0], str):
-            # Only the suite's own words: never pytest's introspection ("assert 7 == 4").
-            return exc.args[0].split("\nassert ")[0].strip()[:500]
+            # Only the suite's own words: never pytest's introspection ("assert 7 == 4"). Bounded, with
+            # room for the longest the suites write: a raise quoted with its line and cause, then the
+            # test's own diagnosis (about 700 characters; 500 cut that diagnosis short).
+            return exc.args[0].split("\nassert ")[0].strip()[:MESSAGE_LIMIT]
         return "this test failed"
     return "the test could not check your result (it has an unexpected form)"

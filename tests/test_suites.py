@@ -48,6 +48,9 @@ def test_plausible_mistake_loses_the_test_meant_to_catch_it(assignment, path):
     if set(selfcheck.must_fail(spec, results)) != set(by_name):  # unless it is meant to lose everything
         assert any(r.status == "passed" for r in results), f"{path.name}: a plausible mistake should still pass some tests"
     assert not selfcheck.hint_problems(spec, results), "one mistake, one hint"
+    from autograder.plugin import MESSAGE_LIMIT  # a message is never cut short (its diagnosis comes last)
+
+    assert all(len(r.message) < MESSAGE_LIMIT for r in results), max((r.message for r in results), key=len)
 
 
 @pytest.mark.parametrize("assignment, path", [(a, p) for a, p in MISTAKES if selfcheck.load_mistake(p)["VISIBLE"]],

@@ -28,6 +28,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import itertools
+import linecache
 import os
 import re
 import subprocess
@@ -71,6 +73,9 @@ def grading_cells(assignment: Assignment, notebook: str) -> list[Cell]:
             for c in nb["cells"] if nbmod.is_setup(c) or (nbmod.is_solution(c) and c.get("cell_type") == "code")]
 
 
+_CELL_NUMBERS = itertools.count(10_000)  # cells run here, each under a name of its own
+
+
 def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> dict:
     """Execute the cells (with some replaced) into a fresh namespace, as a kernel would (what they
     import of a module the grader lacks, matplotlib, stands for it while a probe runs)."""
@@ -78,7 +83,10 @@ def namespace_of(cells: list[Cell], replace: dict[str, str] | None = None) -> di
     # a cell's own sys.setrecursionlimit(...) changes nothing, as in the sandbox
     with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
         for cell in cells:
-            exec(compile((replace or {}).get(cell.grade_id, cell.source), f"<{cell.grade_id}>", "exec"), ns)
+            source = (replace or {}).get(cell.grade_id, cell.source)
+            name = f"<cell {next(_CELL_NUMBERS)}>"  # named as the grader names a cell: a hint finds its lines
+            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+            exec(compile(source, name, "exec"), ns)
     return ns
 
 
@@ -262,14 +270,21 @@ def _visible_cells(assignment: Assignment, notebook: str, task: str, replace: di
 
 def _run_cells(cells: list, ns: dict) -> str | None:
     """Execute ``cells`` into ``ns``; the target cell's error message ("" if it passes), or None
-    when no target cell came."""
+    when no target cell came. An error other than a test's assertion reads as the kernel shows it:
+    its text, then the hint line needle.hints adds under the traceback (the cells' lines are where
+    the hint finds them, as IPython's are)."""
+    from needle.hints import hint_for
+
     for gid, source, target in cells:
+        name = f"<cell {next(_CELL_NUMBERS)}>"  # unique in this process and in its forks (the prefix's cells)
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                exec(compile(source, f"<{gid or 'cell'}>", "exec"), ns)
+                exec(compile(source, name, "exec"), ns)
         except Exception as exc:
             if target:
-                return str(exc) or type(exc).__name__
+                text = str(exc) or type(exc).__name__
+                return text if isinstance(exc, AssertionError) else f"{text}\n{hint_for(exc)}"
         if target:
             return ""
     return None

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autograder.suite import HYPOTHESIS, graded, load_probes
+from autograder.suite import HYPOTHESIS, StudentCodeError, graded, load_probes
 from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
@@ -757,7 +757,12 @@ def test_split_negative_axis(observe, submission_seed):
             return None if not isinstance(got, str) else got
         return next((m for n, m in SPLIT_PRIORITY if n in got), SPLIT_GENERIC)
 
-    problem = gradient_problem(-1)
+    try:
+        problem = gradient_problem(-1)
+    except StudentCodeError as exc:  # raised on a line of the student's: shown with that line, and the axis named
+        if gradient_problem(2, catch=False) is None:  # when the same axis counted from the front is right
+            raise AssertionError(str(exc) + NEGATIVE) from None
+        raise
     if problem:
         # the same axis counted from the front, uncaught: an error raised there too is shown with its line
         raise AssertionError(problem if gradient_problem(2, catch=False) == problem else problem + NEGATIVE)
