@@ -16,8 +16,6 @@ adjoint not out_grad, a node used several times (the partial adjoints not summed
 adjoints are wrong and the student's find_topo_sort gives a wrong order on the same graph, the
 hint is that order's problem.
 """
-import random
-
 import numpy as np
 
 from autograder.suite import StudentCodeError, graded, load_probes
@@ -102,8 +100,7 @@ def described(graph: str, **kwargs) -> dict:
         if len(_DESCRIBED) > 8:
             _DESCRIBED.clear()
         roots, nodes = built_here(graph, **kwargs)
-        order = list(range(len(nodes)))
-        random.SystemRandom().shuffle(order)
+        order = np.random.default_rng().permutation(len(nodes)).tolist()  # seeded from the OS's entropy, here
         _DESCRIBED[key] = P.describe(roots, nodes, order)
     return _DESCRIBED[key]
 
