@@ -380,6 +380,9 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     n = n_samples * width  # entries of a layer's output: np.std divides by n, ddof=1 by n - 1
     known[DDOF1] = known["right"] * np.sqrt(n / (n - 1))
     known[REDRAWN] = redrawn_stds(init, c, seed, depth, width, n_samples)
+    for own in (s for s in (0, 1, 42, 1234) if s != seed):  # the draws of a seed the student's code set itself
+        if same(values, readings(*replay(init, c, own, depth, width, n_samples))["right"]):
+            raise AssertionError(RESEEDED)
     for message, want in known.items():
         if message != "right" and same(values, want):
             raise AssertionError(message)
@@ -393,6 +396,8 @@ def check_stds(observe, init, depth, width, n_samples, seed, c, rtol=1e-3):
     raise AssertionError(GENERIC)
 
 
+RESEEDED = ("activation_stds seeds numpy's generator itself (np.random.seed): draw from it as the caller left it (the "
+            "caller seeds it, for reproducible runs), so that the input and the weights are those of the caller's seed")
 REDRAWN = ("activation_stds draws a new input at every layer: draw x_0 once, before the loop; each later layer's "
            "input is the previous layer's output")
 DDOF1 = ("your stds divide by the number of entries minus 1 (ddof=1, as torch.std does by default): the std of a "
