@@ -445,9 +445,25 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         # zip(..., op.gradient(...)) iterates it, needle's own gradients index it: one mistake, one hint
         what = ("a single Tensor where a tuple was expected: an op's gradient() gives one Tensor when the op has one "
                 "input; gradient_as_tuple always gives a tuple, one adjoint per input")
+    if cause == "name_not_defined" and isinstance(raw, str) and _IDENTIFIER.match(raw) and line and not course_cell:
+        method = _argument_of_another_method(raw, cell_lines, line_no)
+        if method:  # an __init__ argument read in another method (c0 for self.c0): one mistake, one hint
+            what = (f"`{raw}` is an argument of another method of this class (`{printable_line(method, 60)}`), a local "
+                    "name that is gone once that method returns: keep it on the object there, and read it from the "
+                    "object here")
     if course_cell:
         return _in_course_cell(exc_name, cause, detail, what, place, course_cell)
     return f"your code raised {exc_name or 'an exception'}{place}" + (f": {what}" if what else "")
+
+
+def _argument_of_another_method(name: str, lines: list[str], line_no: int) -> str:
+    """The ``def`` line of another method in the cell that takes ``name`` as an argument, if the
+    line that raised is in a method that does not ("" otherwise)."""
+    here = _enclosing_definition(lines, line_no)
+    takes = re.compile(rf"\s*def\s+\w+\s*\(\s*self\b[^)]*\b{re.escape(name)}\b")
+    if not here.startswith("def ") or takes.match(here):
+        return ""
+    return next((line.strip() for line in lines if takes.match(line)), "")
 
 
 def _in_course_cell(exc_name: str, cause: str, detail: str, what: str, place: str, course_cell: str) -> str:

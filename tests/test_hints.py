@@ -220,6 +220,9 @@ def test_an_error_raised_after_the_students_code_returned_says_so():
      "it has no axis to index; take its number with .item()"),
     ("p = ndl.Tensor([1.0])\np.momentum_buffer = p", "missing_attribute",
      "a new attribute (`.momentum_buffer`) set on a needle Tensor, which takes none"),
+    ("class Op:\n    def __init__(self, c0, c1):\n        self.c0 = c0\n\n    def compute(self, a):\n        return a + c0\n"
+     "Op(1.0, 2.0).compute(3.0)", "name_not_defined",
+     "`c0` is an argument of another method of this class (`def __init__(self, c0, c1):`), a local name"),
 ])
 def test_more_causes_are_named_accurately(source, cause, shown):
     exc = raised(source, index=1, ns={"ndl": ndl, "np": np})
