@@ -72,22 +72,24 @@ def nodes_of(*roots) -> list:
     return order
 
 
-_BUILT: dict = {}  # the last few graphs built here: (roots, numbered nodes), by what they were built from
+_BUILT: dict = {}  # the last few graphs built here: [roots, numbered nodes, description], by what they were built from
 
 
-def built_here(graph: str, **kwargs) -> tuple[list, list]:
-    """(roots, nodes numbered) of a graph built on this side; a test asks for the same graph a few
-    times (to judge, to number a report, for a hint), and the deep chain has 10,001 nodes."""
+def _built(graph: str, **kwargs) -> list:
     key = repr((graph, sorted(kwargs.items())))
     if key not in _BUILT:
         if len(_BUILT) > 8:
             _BUILT.clear()
         roots = P.build(graph, **kwargs)
-        _BUILT[key] = (roots, nodes_of(*roots))
+        _BUILT[key] = [roots, nodes_of(*roots), None]
     return _BUILT[key]
 
 
-_DESCRIBED: dict = {}  # the same graphs as sent to the probe: their nodes in an order drawn here
+def built_here(graph: str, **kwargs) -> tuple[list, list]:
+    """(roots, nodes numbered) of a graph built on this side; a test asks for the same graph a few
+    times (to judge, to number a report, for a hint), and the deep chain has 10,001 nodes."""
+    roots, nodes, _ = _built(graph, **kwargs)
+    return roots, nodes
 
 
 def described(graph: str, **kwargs) -> dict:
@@ -95,14 +97,12 @@ def described(graph: str, **kwargs) -> dict:
     this side: the worker puts it together in that order and never builds it with needle's ops (in
     the order in which they make nodes, a topological one; red team, rounds 10 and 11). The seed is
     not the worker's to know: with it, the order would give the numbering back."""
-    key = repr((graph, sorted(kwargs.items())))
-    if key not in _DESCRIBED:
-        if len(_DESCRIBED) > 8:
-            _DESCRIBED.clear()
-        roots, nodes = built_here(graph, **kwargs)
+    entry = _built(graph, **kwargs)
+    if entry[2] is None:
+        roots, nodes, _ = entry
         order = np.random.default_rng().permutation(len(nodes)).tolist()  # seeded from the OS's entropy, here
-        _DESCRIBED[key] = P.describe(roots, nodes, order)
-    return _DESCRIBED[key]
+        entry[2] = P.describe(roots, nodes, order)
+    return entry[2]
 
 
 def numbered(graph: str, **kwargs) -> list:
@@ -138,18 +138,11 @@ def renumbered(f: dict, graph: str, **kwargs) -> dict | None:
     return mapping if len(mapping) == len(set(mapping.values())) == len(number) else None
 
 
-def _ints(a) -> list | None:
-    """A one-axis integer array of a report as a list of Python ints, else None."""
-    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "iu"):
-        return None
-    return a.tolist()
-
-
 def _unpacked_structure(packed) -> dict | None:
     """{node id: (op name, [input ids])} from a probe's packed structure; None if it is not of that form."""
     if not isinstance(packed, dict):
         return None
-    ids, counts, inputs, ops = _ints(packed.get("ids")), _ints(packed.get("counts")), _ints(packed.get("inputs")), packed.get("ops")
+    ids, counts, inputs, ops = P.as_ints(packed.get("ids")), P.as_ints(packed.get("counts")), P.as_ints(packed.get("inputs")), packed.get("ops")
     if ids is None or counts is None or inputs is None or not isinstance(ops, list) \
             or not len(ids) == len(counts) == len(ops) or sum(counts) != len(inputs) or min(counts, default=0) < 0:
         return None
@@ -161,24 +154,14 @@ def _unpacked_structure(packed) -> dict | None:
 
 
 def _unpacked_grads(packed) -> list | None:
-    """The _grad dicts a probe packed (kinds, arrays per node, shapes, values in a row); None if the
-    report is not of that form."""
-    if not isinstance(packed, dict) or not isinstance(packed.get("kinds"), list):
+    """The _grad dicts a probe packed (kinds, how many arrays each holds, the arrays: P.pack_arrays);
+    None if the report is not of that form."""
+    if not isinstance(packed, dict) or not isinstance(packed.get("kinds"), list) or not isinstance(packed.get("arrays"), dict):
         return None
-    counts, ndims, dims = (_ints(packed.get(k)) for k in ("counts", "ndims", "dims"))
-    values = packed.get("values")
-    if counts is None or ndims is None or dims is None or not isinstance(values, np.ndarray) or values.ndim != 1 \
-            or len(counts) != len(packed["kinds"]) or sum(counts) != len(ndims) or sum(ndims) != len(dims) \
-            or min(counts + ndims + dims, default=0) < 0:
+    counts, arrays = P.as_ints(packed.get("counts")), P.unpack_arrays(packed["arrays"])
+    if counts is None or arrays is None or len(counts) != len(packed["kinds"]) or sum(counts) != len(arrays) \
+            or min(counts, default=0) < 0:
         return None
-    arrays, d, v = [], 0, 0
-    for n in ndims:
-        shape = tuple(dims[d:d + n])
-        size = int(np.prod(shape))
-        if v + size > len(values):
-            return None
-        arrays.append(values[v:v + size].astype(np.float64).reshape(shape))
-        d, v = d + n, v + size
     grads, a = [], 0
     for kind, n in zip(packed["kinds"], counts):
         held, a = arrays[a:a + n], a + n
@@ -200,7 +183,7 @@ def observe_topo(observe, graph: str, reads_per_node: int | None = None, **kwarg
     if mapping is None:
         return f | {"unchanged": False}
     if "order" in f:
-        order = _ints(f["order"]) or []
+        order = P.as_ints(f["order"]) or []
         f["order"] = [mapping.get(i, -1) for i in order]
     return f
 
@@ -212,7 +195,7 @@ def observe_backward(observe, graph: str, out_grad, picked: list | None = None, 
     if f["aborted"] or f["changed"] or f.get("topo_of_a_node"):
         return f
     mapping = renumbered(f, graph, **kwargs)
-    ids, grads = _ints(f.get("ids")), _unpacked_grads(f.get("grads"))
+    ids, grads = P.as_ints(f.get("ids")), _unpacked_grads(f.get("grads"))
     if mapping is None or ids is None or grads is None or len(ids) != len(grads):
         return f | {"changed": True}
     by_number = {mapping[i]: g for i, g in zip(ids, grads) if i in mapping}

@@ -14,7 +14,7 @@ import math
 
 import needle as ndl
 import numpy as np
-from autograder.probing import SLOTS, allocate, need, probe
+from autograder.probing import allocate, fill_node, need, probe
 from needle import models, nn, ops
 from needle.autograd import Op, TensorTuple, Value
 
@@ -201,6 +201,38 @@ def _plain_vars(op) -> list:
     return out
 
 
+def pack_arrays(arrays: list) -> dict:
+    """Arrays in a few: each one's number of axes, the axes in a row, the values in a row as float64."""
+    return {"ndims": np.array([a.ndim for a in arrays], dtype=np.int64),
+            "dims": np.array([n for a in arrays for n in a.shape], dtype=np.int64),
+            "values": np.concatenate([a.ravel() for a in arrays], dtype=np.float64) if arrays else np.zeros(0)}
+
+
+def unpack_arrays(packed: dict) -> list | None:
+    """pack_arrays's arrays again (float64); None if ``packed`` is not of that form (a worker's report
+    is read with it too)."""
+    ndims, dims, values = as_ints(packed.get("ndims")), as_ints(packed.get("dims")), packed.get("values")
+    if ndims is None or dims is None or not isinstance(values, np.ndarray) or values.ndim != 1 \
+            or sum(ndims) != len(dims) or min(ndims + dims, default=0) < 0:
+        return None
+    arrays, d, v = [], 0, 0
+    for n in ndims:
+        shape = tuple(dims[d:d + n])
+        size = math.prod(shape)
+        if v + size > len(values):
+            return None
+        arrays.append(values[v:v + size].astype(np.float64).reshape(shape))
+        d, v = d + n, v + size
+    return arrays
+
+
+def as_ints(a) -> list | None:
+    """A one-axis integer array as a list of Python ints, else None."""
+    if not (isinstance(a, np.ndarray) and a.ndim == 1 and a.dtype.kind in "iu"):
+        return None
+    return a.tolist()
+
+
 def describe(roots: list, nodes: list, order: list) -> dict:
     """(The trusted side.) ``nodes``, every node of the graph of ``roots``, listed in ``order`` (a
     permutation of their numbers, drawn there): each one's class, op, inputs (positions in that
@@ -209,9 +241,9 @@ def describe(roots: list, nodes: list, order: list) -> dict:
     occur; the values as float64 numbers in a row, with each array's shape."""
     position = {id(nodes[k]): j for j, k in enumerate(order)}
     kinds: dict = {}  # (class, op class, op attributes) -> (its number, [their names, the attributes as plain data])
-    d = {"kind": [], "counts": [], "inputs": [], "requires": [], "held": [], "dtype": [], "ndims": [], "dims": [],
-         "values": []}
+    d = {"kind": [], "counts": [], "inputs": [], "requires": [], "held": [], "dtype": []}
     dtypes: dict = {}
+    held = []  # every node's arrays, in a row
     for k in order:
         v = nodes[k]
         op = _OP.__get__(v)
@@ -227,14 +259,11 @@ def describe(roots: list, nodes: list, order: list) -> dict:
         data = _DATA.__get__(v)
         arrays = list(data) if isinstance(data, tuple) else [data]
         d["held"].append(len(arrays))
-        for a in arrays:
-            d["dtype"].append(dtypes.setdefault(a.dtype, len(dtypes)))  # by the dtype itself: .name is slow
-            d["ndims"].append(a.ndim)
-            d["dims"].extend(a.shape)
-            d["values"].append(a.ravel())
-    out = {key: np.array(d[key], dtype=np.int64) for key in ("kind", "counts", "inputs", "held", "dtype", "ndims", "dims")}
+        d["dtype"].extend(dtypes.setdefault(a.dtype, len(dtypes)) for a in arrays)  # by the dtype itself: .name is slow
+        held.extend(arrays)
+    out = {key: np.array(d[key], dtype=np.int64) for key in ("kind", "counts", "inputs", "held", "dtype")}
     out["requires"] = np.array(d["requires"], dtype=bool)
-    out["values"] = np.concatenate(d["values"], dtype=np.float64) if d["values"] else np.zeros(0)
+    out["arrays"] = pack_arrays(held)
     out["kinds"] = [kind for _, kind in kinds.values()]  # in the order of their numbers
     out["dtypes"] = [dtype.name for dtype in dtypes]
     out["roots"] = [position[id(r)] for r in roots]
@@ -244,31 +273,22 @@ def describe(roots: list, nodes: list, order: list) -> dict:
 def _assembled(d: dict) -> tuple[list, set]:
     """(roots, the set of nodes) of the graph ``d`` describes, its nodes made in ``d``'s order."""
     kinds = [(_CLASSES[c], None if op is None else _OP_CLASSES[op], attrs) for c, op, attrs in d["kinds"]]
-    kind, counts, inputs, held, dtype, ndims, dims = (
-        d[k].tolist() for k in ("kind", "counts", "inputs", "held", "dtype", "ndims", "dims"))
-    values, requires, dtypes = d["values"], d["requires"].tolist(), [np.dtype(name) for name in d["dtypes"]]
+    kind, counts, inputs, held = (d[k].tolist() for k in ("kind", "counts", "inputs", "held"))
+    dtypes = [np.dtype(name) for name in d["dtypes"]]
+    arrays = [a.astype(dtypes[t]) for a, t in zip(unpack_arrays(d["arrays"]), d["dtype"].tolist())]
+    requires = d["requires"].tolist()
     nodes = [allocate(kinds[k][0]) for k in kind]
-    set_op, set_inputs, set_data, set_requires, set_grad = (slot.__set__ for slot in SLOTS)
-    at = a = dim = v = 0
+    at = a = 0
     for j, node in enumerate(nodes):
-        arrays = []
-        for _ in range(held[j]):
-            shape = tuple(dims[dim:dim + ndims[a]])
-            size = math.prod(shape)
-            arrays.append(values[v:v + size].astype(dtypes[dtype[a]]).reshape(shape))
-            dim, v, a = dim + ndims[a], v + size, a + 1
         cls, op_cls, attrs = kinds[kind[j]]
         op = None
         if op_cls is not None:
             op = allocate(op_cls)
             for key, value, is_tuple in attrs:
                 setattr(op, key, tuple(value) if is_tuple else value)
-        set_op(node, op)
-        set_inputs(node, tuple([nodes[i] for i in inputs[at:at + counts[j]]]))
-        set_data(node, tuple(arrays) if cls is TensorTuple else arrays[0])
-        set_requires(node, requires[j])
-        set_grad(node, None)
-        at += counts[j]
+        data = tuple(arrays[a:a + held[j]]) if cls is TensorTuple else arrays[a]
+        fill_node(node, op, tuple([nodes[i] for i in inputs[at:at + counts[j]]]), data, requires[j])
+        at, a = at + counts[j], a + held[j]
     return [nodes[i] for i in d["roots"]], set(nodes)
 
 
@@ -289,20 +309,15 @@ def _packed_structure(structure: list) -> dict:
 
 def _packed_grads(grads: list) -> dict:
     """_grad of each of ``grads``, in a few arrays: each one's kind, how many arrays it holds (a
-    tuple's several), their shapes (number of axes, then the axes in a row) and their values in a row."""
-    kinds, counts, ndims, dims, parts = [], [], [], [], []
+    tuple's several), and those arrays (pack_arrays)."""
+    kinds, counts, held = [], [], []
     for g in grads:
         d = _grad(g)
         kinds.append(d["kind"])
         arrays = d["value"] if d["kind"] == "tuple" else [d["value"]] if "value" in d else []
         counts.append(len(arrays))
-        for a in arrays:
-            ndims.append(a.ndim)
-            dims.extend(a.shape)
-            parts.append(a.ravel())
-    return {"kinds": kinds, "counts": np.array(counts, dtype=np.int64), "ndims": np.array(ndims, dtype=np.int64),
-            "dims": np.array(dims, dtype=np.int64),
-            "values": np.concatenate(parts) if parts else np.zeros(0, dtype=np.float64)}
+        held.extend(arrays)
+    return {"kinds": kinds, "counts": np.array(counts, dtype=np.int64), "arrays": pack_arrays(held)}
 
 
 # --- measuring work: how often the student's code reads .inputs ------------------------------
