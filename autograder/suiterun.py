@@ -23,14 +23,21 @@ class SuiteBroken(RuntimeError):
     problem, never a 0/0."""
 
 
-def _keep_hypothesis_out_of_the_notebook_folder() -> None:
+@functools.lru_cache(maxsize=None)
+def _prepare_hypothesis() -> None:
     """Hypothesis writes a .hypothesis/ cache into the current directory (a student's
-    notebook folder, or nbgrader's source folder, which it would then release): not there."""
+    notebook folder, or nbgrader's source folder, which it would then release): not there.
+    And the first test it runs in a process registers its own random generator, with a full
+    garbage collection: done here, once, before the grader forks a child per notebook (which
+    then starts with it done), not in each child."""
     try:
         from hypothesis.configuration import set_hypothesis_home_dir
+        from hypothesis.internal.entropy import deterministic_PRNG
     except ImportError:
         return
     set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "needle-course-hypothesis")
+    with deterministic_PRNG():
+        pass
 
 
 def _pytest(suite: Path, plugin: GradingPlugin, *extra: str) -> int:
@@ -62,7 +69,7 @@ def _forget_other_suite_of_that_name(suite: Path) -> None:
 
 def run_suite(suite: Path, plugin: GradingPlugin) -> None:
     """Run a suite file with ``plugin`` (which provides ``observe`` and collects results)."""
-    _keep_hypothesis_out_of_the_notebook_folder()
+    _prepare_hypothesis()
     _exists(suite)
     code = _pytest(suite, plugin)
     _check(suite, plugin)
@@ -73,6 +80,7 @@ def run_suite(suite: Path, plugin: GradingPlugin) -> None:
 @functools.lru_cache(maxsize=None)
 def collect_tests(suite: Path) -> list[tuple[str, str, str, float]]:
     """(test, name, task, points) of every test in a suite, without running any."""
+    _prepare_hypothesis()
     _exists(suite)
     plugin = GradingPlugin(observer=None)
     _pytest(suite, plugin, "--collect-only")

@@ -7,6 +7,7 @@ infrastructure error before it is reported as such.
 """
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -32,6 +33,7 @@ def failed(job: Job, assignment: Assignment, message: str, reason: str = "error"
 
 def _child(conn, job: Job, assignment: Assignment, timeout: float, zygote: str) -> None:
     die_with_parent()
+    gc.freeze()  # the parent's heap is never garbage here: keep this child's collections off it
     try:
         result = grade_notebook(job.student, job.path, assignment, job.notebook, timeout, zygote)
         conn.send(("ok", result))
