@@ -169,3 +169,15 @@ def test_bad_out_and_stray_entries_are_said_before_grading(solved, tmp_path, cap
     assert "'flat' in" in err and "has no lecture8/ folder: not graded" in err
     assert f"'ann/{NB} (1).ipynb' is not a notebook of this assignment" in err
     assert {j.student for j in jobs} == {"ann"} and all(j.path is None for j in jobs)
+
+
+def test_the_longest_notebooks_are_started_first():
+    """A notebook not graded yet goes first (to learn its time), then the one whose gradings took
+    longest on average: the short ones fill the workers at the end, while the last long one runs."""
+    pending = [(Job(s, nb, None), 1) for s, nb in (("ann", "fast"), ("ann", "slow"), ("bob", "fast"), ("ann", "new"))]
+    seconds = {"fast": [1.0, 2], "slow": [3.0, 1]}  # 0.5 s and 3 s each
+    order = []
+    while pending:
+        job, _ = pending.pop(batch._longest_first(pending, seconds))
+        order.append((job.student, job.notebook))
+    assert order == [("ann", "new"), ("ann", "slow"), ("ann", "fast"), ("bob", "fast")]

@@ -56,7 +56,8 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
     """Grade every job, at most ``n_jobs`` at once; ``on_done(result)`` is called here."""
     ctx = multiprocessing.get_context("fork")
     pending = [(job, 1) for job in jobs]
-    running: dict = {}  # connection -> (process, job, tries, deadline)
+    running: dict = {}  # connection -> (process, job, tries, deadline, start)
+    seconds: dict = {}  # notebook -> [seconds its gradings took, how many]: which ones take longest
     zygote = None
     if any(job.path is not None for job in jobs):
         # the first zygote imports while the suites are collected (each notebook's deadline needs its own)
@@ -70,7 +71,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
                     zygote.close()
                 zygote = _start_zygote()
             while pending and len(running) < n_jobs:
-                job, tries = pending.pop(0)
+                job, tries = pending.pop(_longest_first(pending, seconds))
                 if job.path is None:
                     on_done(failed(job, assignment, job.problem or "notebook not submitted", "not submitted"))
                     continue
@@ -85,11 +86,14 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
                     _retry_or_report(job, tries, f"could not start a grading process ({exc.strerror})", pending, assignment, on_done)
                     break
                 child.close()
-                running[parent] = (proc, job, tries, time.monotonic() + notebook_deadline(assignment, job.notebook, timeout))
+                now = time.monotonic()
+                running[parent] = (proc, job, tries, now + notebook_deadline(assignment, job.notebook, timeout), now)
             if not running:
                 continue
             for conn in multiprocessing.connection.wait(list(running), timeout=0.5):
-                proc, job, tries, _ = running.pop(conn)
+                proc, job, tries, _, start = running.pop(conn)
+                took = seconds.setdefault(job.notebook, [0.0, 0])
+                took[0], took[1] = took[0] + time.monotonic() - start, took[1] + 1
                 try:
                     kind, payload = conn.recv()
                 except (EOFError, OSError):
@@ -101,7 +105,7 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
                 else:
                     _retry_or_report(job, tries, payload if kind != "ok" else payload.error, pending, assignment, on_done)
             now = time.monotonic()
-            for conn, (proc, job, tries, deadline) in list(running.items()):
+            for conn, (proc, job, tries, deadline, _) in list(running.items()):
                 if now > deadline:
                     running.pop(conn)
                     conn.close()
@@ -112,6 +116,17 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
             _kill(proc)
         if zygote is not None:
             zygote.close()
+
+
+def _longest_first(pending: list, seconds: dict) -> int:
+    """Which pending job to start next: one of a notebook not graded yet, else one of the notebook
+    whose gradings have taken longest on average (in the order given among equals). The short ones
+    are left for the end, where they fill the other workers while the last long one finishes."""
+    def expected(k: int) -> float:
+        took = seconds.get(pending[k][0].notebook)
+        return float("inf") if took is None else took[0] / took[1]
+
+    return max(range(len(pending)), key=expected)
 
 
 def collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
