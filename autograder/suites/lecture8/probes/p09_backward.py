@@ -10,6 +10,7 @@ trusted side builds it and sends its nodes in an order drawn there at random, an
 them together in that order (``_assembled``), so no order in which this process made nodes is a
 topological one (rounds 10 and 11). The nodes are kept as a set and read one by one, never
 followed through .inputs."""
+import itertools
 import math
 
 import needle as ndl
@@ -209,19 +210,20 @@ def pack_arrays(arrays: list) -> dict:
 
 
 def unpack_arrays(packed: dict) -> list | None:
-    """pack_arrays's arrays again (float64); None if ``packed`` is not of that form (a worker's report
-    is read with it too)."""
+    """pack_arrays's arrays again (float64: views into one array); None if ``packed`` is not of that
+    form (a worker's report is read with it too)."""
     ndims, dims, values = as_ints(packed.get("ndims")), as_ints(packed.get("dims")), packed.get("values")
     if ndims is None or dims is None or not isinstance(values, np.ndarray) or values.ndim != 1 \
             or sum(ndims) != len(dims) or min(ndims + dims, default=0) < 0:
         return None
+    values = values.astype(np.float64)
     arrays, d, v = [], 0, 0
     for n in ndims:
         shape = tuple(dims[d:d + n])
         size = math.prod(shape)
         if v + size > len(values):
             return None
-        arrays.append(values[v:v + size].astype(np.float64).reshape(shape))
+        arrays.append(values[v:v + size].reshape(shape))
         d, v = d + n, v + size
     return arrays
 
@@ -292,19 +294,20 @@ def _assembled(d: dict) -> tuple[list, set]:
     return [nodes[i] for i in d["roots"]], set(nodes)
 
 
-def _structure(nodes: set) -> list:
-    """Each node of ``nodes`` as [id, op class name or None, [ids of its inputs]], read through
-    needle's slots, sorted by id: equal before and after code that changed nothing."""
-    return sorted([id(v), None if _OP.__get__(v) is None else type(_OP.__get__(v)).__name__,
-                   [id(x) for x in _INPUTS.__get__(v)]] for v in nodes)
+def _structure(nodes: set) -> tuple:
+    """(ids, op class names (None: a leaf), inputs' ids) of the nodes of ``nodes``, read through
+    needle's slots, in the set's order: equal before and after code that changed nothing."""
+    return (list(map(id, nodes)), [None if op is None else type(op).__name__ for op in map(_OP.__get__, nodes)],
+            [tuple(map(id, inputs)) for inputs in map(_INPUTS.__get__, nodes)])
 
 
-def _packed_structure(structure: list) -> dict:
+def _packed_structure(structure: tuple) -> dict:
     """``structure`` in a few arrays, for a graph of thousands of nodes to cross quickly: the ids,
     the op names (one string each), the number of inputs of each, and the inputs' ids in a row."""
-    return {"ids": np.array([e[0] for e in structure], dtype=np.int64), "ops": [e[1] for e in structure],
-            "counts": np.array([len(e[2]) for e in structure], dtype=np.int64),
-            "inputs": np.array([i for e in structure for i in e[2]], dtype=np.int64)}
+    ids, ops, inputs = structure
+    return {"ids": np.array(ids, dtype=np.int64), "ops": ops,
+            "counts": np.fromiter(map(len, inputs), dtype=np.int64, count=len(inputs)),
+            "inputs": np.fromiter(itertools.chain.from_iterable(inputs), dtype=np.int64)}
 
 
 def _packed_grads(grads: list) -> dict:
