@@ -32,10 +32,13 @@ def _prepare_hypothesis() -> None:
     then starts with it done), not in each child."""
     try:
         from hypothesis.configuration import set_hypothesis_home_dir
-        from hypothesis.internal.entropy import deterministic_PRNG
     except ImportError:
         return
     set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "needle-course-hypothesis")
+    try:
+        from hypothesis.internal.entropy import deterministic_PRNG  # internal: a speed-up only, if it is there
+    except ImportError:
+        return
     with deterministic_PRNG():
         pass
 
