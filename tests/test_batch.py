@@ -173,11 +173,18 @@ def test_bad_out_and_stray_entries_are_said_before_grading(solved, tmp_path, cap
 
 def test_the_longest_notebooks_are_started_first():
     """A notebook not graded yet goes first (to learn its time), then the one whose gradings took
-    longest on average: the short ones fill the workers at the end, while the last long one runs."""
-    pending = [(Job(s, nb, None), 1) for s, nb in (("ann", "fast"), ("ann", "slow"), ("bob", "fast"), ("ann", "new"))]
-    seconds = {"fast": [1.0, 2], "slow": [3.0, 1]}  # 0.5 s and 3 s each
+    longest on average: the short ones fill the workers at the end, while the last long one runs.
+    Among equals, the order queued; a retry queues again behind its notebook's other jobs."""
+    pending = batch.Pending((Job(s, nb, None), 1) for s, nb in (("ann", "fast"), ("ann", "slow"), ("bob", "fast"),
+                                                                 ("ann", "new"), ("bob", "slow"), ("ann", "other")))
+    pending.took("fast", 1.0)
+    pending.took("fast", 0.0)  # 0.5 s each
+    pending.took("slow", 3.0)
     order = []
     while pending:
-        job, _ = pending.pop(batch._longest_first(pending, seconds))
-        order.append((job.student, job.notebook))
-    assert order == [("ann", "new"), ("ann", "slow"), ("ann", "fast"), ("bob", "fast")]
+        job, tries = pending.pop()
+        order.append((job.student, job.notebook, tries))
+        if (job.student, job.notebook, tries) == ("ann", "slow", 1):
+            pending.append((job, 2))
+    assert order == [("ann", "new", 1), ("ann", "other", 1), ("ann", "slow", 1), ("bob", "slow", 1), ("ann", "slow", 2),
+                     ("ann", "fast", 1), ("bob", "fast", 1)]
