@@ -119,8 +119,8 @@ class GradingPlugin:
     def pytest_runtest_makereport(self, item, call):
         """The report of a test's phase, made here rather than by pytest: pytest renders a failure's
         traceback, parsing the source file of every frame, which nobody reads (the student's message
-        is the exception's own words): a quarter of a notebook's grading time when tests fail. A
-        skip is left to pytest (its reason and place)."""
+        is the exception's own words): about a quarter of the trusted side's time in grading a class
+        with mistakes. A skip is left to pytest (its reason and place)."""
         excinfo = call.excinfo
         if excinfo is not None and isinstance(excinfo.value, pytest.skip.Exception):
             return None
