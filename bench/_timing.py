@@ -37,6 +37,47 @@ def interleaved_medians(contenders: dict[str, Callable[[], None]], repeats: int,
     return {n: statistics.median(s) for n, s in samples.items()}
 
 
+class host_watch:
+    """``with host_watch() as host: ...`` then ``print(host.summary())``: how much CPU the rest of
+    the machine used while the benchmark ran (Linux's /proc/stat, less this process's own time),
+    and the time the hypervisor gave to other guests (steal). A ratio on a busy host comes out
+    higher than on a quiet one, as the interpreter's share of a step suffers more than BLAS's
+    (bench_mlp, 2026-12-06: 1.04x-1.09x quiet, 1.10x beside two busy processes). What other
+    virtual machines do to the shared caches shows here only as steal, if at all."""
+
+    BUSY = 0.1  # CPUs on average: above this, a run is reported as not quiet
+
+    def __enter__(self) -> "host_watch":
+        self.start = self._read()
+        return self
+
+    def __exit__(self, *exc_info) -> None:
+        self.end = self._read()
+
+    @staticmethod
+    def _read():
+        own = os.times()
+        try:
+            with open("/proc/stat") as stat:
+                fields = [int(x) for x in stat.readline().split()[1:]]
+        except OSError:
+            fields = None
+        return time.perf_counter(), own.user + own.system, fields
+
+    def summary(self) -> str:
+        (t0, own0, cpu0), (t1, own1, cpu1) = self.start, self.end
+        if cpu0 is None or cpu1 is None:
+            return "host activity: not measured (no /proc/stat)"
+        tick = os.sysconf("SC_CLK_TCK")
+        delta = [b - a for a, b in zip(cpu0, cpu1)]
+        busy = (delta[0] + delta[1] + delta[2] + delta[5] + delta[6]) / tick  # user nice system irq softirq
+        steal = (delta[7] if len(delta) > 7 else 0) / tick
+        wall = t1 - t0
+        others, steal = max(busy - (own1 - own0), 0.0) / wall, steal / wall
+        verdict = "quiet" if others <= self.BUSY and steal <= self.BUSY else "NOT quiet: the ratios above may be inflated"
+        return f"host during the run: other processes {others:.2f} CPUs, steal {steal:.2f} CPUs ({verdict})"
+
+
 def try_import_torch():
     try:
         import torch

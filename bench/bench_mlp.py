@@ -9,7 +9,7 @@ as one more contender in the same run: on a noisy machine, the way to see a chan
 """
 import argparse
 
-from _timing import interleaved_medians, needle_at, report, try_import_torch  # sets BLAS threads first
+from _timing import host_watch, interleaved_medians, needle_at, report, try_import_torch  # sets BLAS threads first
 
 import numpy as np
 
@@ -102,7 +102,8 @@ def main():
         contenders["pytorch cpu"] = torch_step_fn(torch, X, y, model)
     if args.against:
         contenders[f"needle {sha}"] = needle_step_fn(X, y, old)[0]
-    medians = interleaved_medians(contenders, args.repeats, args.inner)
+    with host_watch() as host:
+        medians = interleaved_medians(contenders, args.repeats, args.inner)
     report(f"MLP {D_IN}-{HIDDEN}-{D_OUT}, batch {BATCH}, SoftmaxLoss + SGD (median of {args.repeats})", medians, "numpy by hand")
     # three decimals: the goal's edge is where this ratio sits, and 1.10x hides which side of it
     print(f"needle / numpy by hand: {medians['needle'] / medians['numpy by hand']:.3f}x  (target <= 1.10x)")
@@ -112,6 +113,7 @@ def main():
         print(f"needle / pytorch cpu:   {medians['needle'] / medians['pytorch cpu']:.2f}x")
     if args.against:
         print(f"needle / needle {sha}: {medians['needle'] / medians[f'needle {sha}']:.2f}x")
+    print(host.summary())
 
 
 if __name__ == "__main__":

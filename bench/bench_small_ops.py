@@ -7,7 +7,7 @@ needle vs PyTorch CPU (when installed), side by side in one run.
 """
 import argparse
 
-from _timing import interleaved_medians, needle_at, report, try_import_torch  # sets BLAS threads first
+from _timing import host_watch, interleaved_medians, needle_at, report, try_import_torch  # sets BLAS threads first
 
 import numpy as np
 
@@ -59,7 +59,8 @@ def main():
         contenders["pytorch cpu"] = torch_chain(torch, args.ops)
     if args.against:
         contenders[f"needle {sha}"] = needle_chain(args.ops, old)
-    medians = interleaved_medians(contenders, args.repeats, args.inner)
+    with host_watch() as host:
+        medians = interleaved_medians(contenders, args.repeats, args.inner)
     baseline = "pytorch cpu" if torch is not None else "needle"
     report(f"chain of {args.ops} ops on 2x2 + backward (median of {args.repeats})", medians, baseline)
     per_op = medians["needle"] / args.ops * 1e6
@@ -70,6 +71,7 @@ def main():
         print(f"needle / pytorch cpu: {medians['needle'] / medians['pytorch cpu']:.2f}x  (target <= 0.7x)")
     if args.against:
         print(f"needle / needle {sha}: {medians['needle'] / medians[f'needle {sha}']:.2f}x")
+    print(host.summary())
 
 
 if __name__ == "__main__":

@@ -51,3 +51,47 @@ def test_bench_instructions_runs_each_contender_it_counts():
         done = subprocess.run([sys.executable, "bench_instructions.py", "--run", name, "--steps", "2"],
                               cwd=ROOT / "bench", capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
+
+
+HOST_WATCH_ARITHMETIC = """
+import os
+from _timing import host_watch
+tick = os.sysconf("SC_CLK_TCK")
+watch = host_watch()
+# 10 s of wall time; the machine's user time grew by 12 s, 9 s of them this process's own; 1 s of steal
+fields = [0] * 10
+later = list(fields); later[0] = 12 * tick; later[7] = 1 * tick
+watch.start, watch.end = (0.0, 0.0, fields), (10.0, 9.0, later)
+print(watch.summary())
+watch.end = (10.0, 9.0, None)  # no /proc/stat (not Linux)
+print(watch.summary())
+watch.end = (10.0, 12.0, [0] * 10)
+print(watch.summary())
+"""
+
+
+def test_host_watch_counts_what_others_used_not_the_benchmarks_own_time():
+    done = _run(HOST_WATCH_ARITHMETIC)
+    assert done.returncode == 0, done.stderr
+    busy, unmeasured, quiet = done.stdout.splitlines()
+    # (12 s busy - 9 s own) / 10 s = 0.30 CPUs; steal 1 s / 10 s = 0.10
+    assert busy == "host during the run: other processes 0.30 CPUs, steal 0.10 CPUs (NOT quiet: the ratios above may be inflated)"
+    assert unmeasured == "host activity: not measured (no /proc/stat)"
+    # the benchmark's own time is never counted as the others' (nor below zero)
+    assert quiet == "host during the run: other processes 0.00 CPUs, steal 0.00 CPUs (quiet)"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads Linux's /proc/stat")
+def test_host_watch_sees_a_process_spinning_beside_it():
+    done = _run(
+        "import subprocess, sys, time\n"
+        "from _timing import host_watch\n"
+        "spin = subprocess.Popen([sys.executable, '-c', 'import time\\nt = time.time()\\nwhile time.time() - t < 1.5: pass'])\n"
+        "time.sleep(0.2)\n"
+        "with host_watch() as host:\n"
+        "    time.sleep(1)\n"
+        "spin.wait()\n"
+        "print(host.summary())\n"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "NOT quiet" in done.stdout, done.stdout
