@@ -42,8 +42,9 @@ class host_watch:
     the machine used while the benchmark ran (Linux's /proc/stat, less this process's own time),
     and the time the hypervisor gave to other guests (steal). A ratio on a busy host comes out
     higher than on a quiet one, as the interpreter's share of a step suffers more than BLAS's
-    (bench_mlp, 2026-12-06: 1.04x-1.09x quiet, 1.10x beside two busy processes). What other
-    virtual machines do to the shared caches shows here only as steal, if at all."""
+    (bench_mlp, 2026-12-06, four runs one after another: 1.065x alone, 1.101x beside two busy
+    processes). What other virtual machines do to the shared caches shows here only as steal, if
+    at all: runs reported quiet that day still spread from 1.04x to 1.15x."""
 
     BUSY = 0.1  # CPUs on average: above this, a run is reported as not quiet
 
@@ -74,7 +75,7 @@ class host_watch:
         steal = (delta[7] if len(delta) > 7 else 0) / tick
         wall = t1 - t0
         others, steal = max(busy - (own1 - own0), 0.0) / wall, steal / wall
-        verdict = "quiet" if others <= self.BUSY and steal <= self.BUSY else "NOT quiet: the ratios above may be inflated"
+        verdict = "quiet" if others <= self.BUSY and steal <= self.BUSY else "NOT quiet: the ratios above may differ on a quiet host"
         return f"host during the run: other processes {others:.2f} CPUs, steal {steal:.2f} CPUs ({verdict})"
 
 
