@@ -25,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("path", type=Path, help="an nbgrader course root, a student's folder of notebooks, or one notebook")
     g.add_argument("--out", type=Path, required=True, help="folder for grades.csv and per-student reports")
     g.add_argument("--assignment", default=None, help="assignment name (default: the course's only assignment)")
-    g.add_argument("--jobs", type=int, default=batch.default_jobs(), help="notebooks graded in parallel (default: number of cores)")
+    g.add_argument("--jobs", type=int, default=batch.default_jobs(), help="notebooks graded in parallel (default: the CPUs this process may use: its affinity and cgroup CPU quota)")
     g.add_argument("--timeout", type=float, default=10.0, help="CPU seconds the student's code may spend per test (default: 10)")
     g.add_argument("--gradebook", action="store_true",
                    help="also write the scores and submission times into PATH/gradebook.db (nbgrader)")

@@ -189,10 +189,10 @@ def _kill(proc) -> None:
 
 
 def default_jobs() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:
-        return max(1, os.cpu_count() or 1)
+    """The CPUs this process may use (affinity and cgroup quota): see ``cpus``."""
+    from .cpus import default_jobs as usable
+
+    return usable()
 
 
 class Progress:
