@@ -1596,3 +1596,16 @@ def test_student_folder_names_cannot_inject_or_collide(batch):
     assert {NAMES["escape"], NAMES["collides"], NAMES["collides_map"], NAMES["collides_later"],
             "'" + NAMES["formula"], "'" + NAMES["quoted_formula"]} <= usernames
     assert not any(u.startswith("escaped-") for u in usernames)
+
+
+def test_nbgrader_feedback_prints_student_folder_names_neutralised(batch):
+    """Issue 45, item 5: nbgrader-feedback names every student folder it could not serve (these
+    came through no exchange: no timestamp.txt), the escape sequence among them, shown printable
+    by the same function as every other command's lines."""
+    from autograder.grade.submissions import printable
+
+    proc = subprocess.run([sys.executable, "-m", "autograder", "nbgrader-feedback", str(batch["root"]), "--from",
+                           str(batch["out"]), "--assignment", ASSIGNMENT], capture_output=True, text=True, env=venv_env())
+    assert proc.returncode == 1, proc.stderr[-2000:]  # none came through the exchange: nothing placed
+    assert "\x1b" not in proc.stdout + proc.stderr
+    assert printable(NAMES["escape"]) + ": NOT placed" in proc.stderr

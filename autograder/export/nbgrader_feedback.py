@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..course import Course
 from ..grade.deadline import submission_time
-from ..grade.submissions import report_name
+from ..grade.submissions import printable, report_name
 from ..notebook import UnreadableNotebook, read_bytes_safely
 from .report import assignments_in, report_folder, write_atomic
 
@@ -136,12 +136,17 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     return None
 
 
+# A printed line holds a student's folder name (in the line and in its paths): shown printable,
+# as every command shows it, long enough for a path and a reason.
+LINE_LIMIT = 1000
+
+
 def report(placed: Placed, assignment: str, course_root: Path) -> int:
     """Print what was placed; 0 when every student's page was, 1 when some or all were not."""
     for student, pages in placed.written.items():
-        print(f"{student}: {len(pages)} page(s) in {pages[0].parent}")
+        print(printable(f"{student}: {len(pages)} page(s) in {pages[0].parent}", LINE_LIMIT))
     for student, reason in placed.skipped.items():
-        print(f"{student}: NOT placed: {reason}", file=sys.stderr)
+        print(printable(f"{student}: NOT placed: {reason}", LINE_LIMIT), file=sys.stderr)
     if not placed.written:
         print(f"no feedback page placed for {assignment}: nbgrader release_feedback would release nothing", file=sys.stderr)
         return 1
