@@ -94,3 +94,50 @@ def test_checks_keep_numpy_global_random_state_and_are_silent(capsys):
     assert failing({"draws": draws}) == []
     assert np.random.rand() == expected
     assert capsys.readouterr().out == ""
+
+
+# --- every notebook folds its reveals and their explanations ----------------------------------
+FOLD_OPEN = re.compile(r"\A<details><summary><b>[^<]+</b> \(open after the reveal\)</summary>\n")
+
+
+def _notebooks_in_git() -> list:
+    from conftest import ROOT
+
+    return sorted(ROOT.glob("solutions/**/*.ipynb")) + sorted(ROOT.glob("course/**/*.ipynb"))
+
+
+def _folds(source: str) -> bool:
+    """The markdown cell opens with a fold (nothing of the explanation before its summary), closed."""
+    return bool(FOLD_OPEN.match(source)) and "</details>" in source
+
+
+@pytest.mark.parametrize("path", _notebooks_in_git(), ids=lambda p: f"{p.parent.parent.name}/{p.name}")
+def test_every_reveal_and_every_why_is_folded(path):
+    """A reveal cell starts collapsed and folds its output (with reveal(...)); the explanation after
+    it (its "Why") opens folded under a summary that says to open it after the reveal (a next step
+    may follow the fold); no "Why" explanation sits in the open anywhere else."""
+    import nbformat
+
+    cells = nbformat.read(path, as_version=4).cells
+    reveals = [i for i, c in enumerate(cells) if "reveal" in c.metadata.get("tags", [])]
+    for i in reveals:
+        cell = cells[i]
+        assert cell.cell_type == "code" and cell.metadata.get("jupyter", {}).get("source_hidden") is True, (
+            f"{path.name}: reveal cell {i} must be a code cell that starts collapsed (jupyter.source_hidden)")
+        assert re.search(r"^with reveal\(", cell.source, re.MULTILINE), (
+            f"{path.name}: reveal cell {i} does not fold its output: run it under `with reveal(...)`")
+        after = cells[i + 1] if i + 1 < len(cells) else None
+        assert after is not None and after.cell_type == "markdown" and _folds(after.source), (
+            f"{path.name}: the explanation after reveal cell {i} is not folded: start its cell with "
+            "'<details><summary><b>Why</b> (open after the reveal)</summary>' and close the fold with "
+            "'</details>' after the explanation")
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "markdown":
+            continue
+        unfolded = re.sub(r"<details>.*?</details>", "", cell.source, flags=re.DOTALL)
+        # an explanation's label ("**Why**", "<b>Why ...</b>") outside a fold (the lesson's own
+        # "Why ..." sentences and "**Why ...?**" questions are not a reveal's answer)
+        assert not re.search(r"(\*\*|<b>)Why\b[^*<\n?]*(\*\*|</b>)", unfolded), (
+            f"{path.name}: markdown cell {i} has a 'Why' explanation in the open: fold it as the reveals' explanations are")
+        assert cell.source.count("<details>") == cell.source.count("</details>"), (
+            f"{path.name}: markdown cell {i} opens a <details> it does not close")
