@@ -26,7 +26,7 @@ setup: $(STAMP) $(KERNEL)
 	fi
 
 $(STAMP): pyproject.toml
-	@echo "Setting up $(VENV): pip shows its progress (a minute or two the first time)."
+	@echo "Setting up $(VENV): pip shows its progress (about 5 minutes the first time, mostly downloads)."
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install -e ".[dev]"
@@ -79,13 +79,16 @@ test-browser: setup $(E2E_STAMP)
 demo: setup
 	$(PY) -m autograder demo --out demo-out --assignment $(or $(ASSIGNMENT),lecture8)
 
-# Students: JupyterLab on the released notebooks (course/lecture8/; ASSIGNMENT=... another), with
-# the course's kernel and nbgrader's student side (deploy/jupyterhub/student/: the Assignments
-# panel on this course's exchange, no formgrader). NO_BROWSER=1: print the URL, open no browser.
+# Students: JupyterLab on course/ (the released notebooks), opened at course/lecture8/
+# (ASSIGNMENT=... another), with the course's kernel and nbgrader's student side
+# (deploy/jupyterhub/student/: the Assignments panel on this course's exchange, fetching into and
+# submitting from course/, no formgrader), as the student repository's make lab. Ctrl-C stops it.
+# NO_BROWSER=1: print the URL, open no browser.
 LAB_FLAGS = $(if $(filter-out 0,$(NO_BROWSER)),--no-browser,) $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: setup
-	NBGRADER_EXCHANGE='$(EXCHANGE)' JUPYTER_CONFIG_PATH='$(CURDIR)/deploy/jupyterhub/student' \
-	  $(VENV)/bin/jupyter lab --ServerApp.root_dir=course/$(or $(ASSIGNMENT),lecture8) $(LAB_FLAGS)
+	@NBGRADER_EXCHANGE='$(EXCHANGE)' JUPYTER_CONFIG_PATH='$(CURDIR)/deploy/jupyterhub/student' \
+	  $(PY) deploy/student-repo/foreground.py $(VENV)/bin/jupyter lab --ServerApp.root_dir='$(CURDIR)/course' \
+	  --ServerApp.default_url=/lab/tree/$(or $(ASSIGNMENT),lecture8) $(LAB_FLAGS)
 
 # Instructors: JupyterLab on the repository root (solutions/, formgrader, the course's kernel), with
 # the venv on PATH (formgrader runs alembic from it). A gradebook.db that a formgrader started
@@ -183,7 +186,7 @@ student-repo:
 	rm -rf '$(STUDENT_REPO)' && mkdir -p '$(STUDENT_REPO)'
 	tar -cf - --exclude=__pycache__ --exclude=.ipynb_checkpoints course needle | tar -xf - -C '$(STUDENT_REPO)'
 	cp -r deploy/jupyterhub/student '$(STUDENT_REPO)/jupyter-config'
-	cp deploy/student-repo/Makefile deploy/student-repo/README.md deploy/student-repo/pyproject.toml '$(STUDENT_REPO)/'
+	cp deploy/student-repo/Makefile deploy/student-repo/README.md deploy/student-repo/pyproject.toml deploy/student-repo/foreground.py '$(STUDENT_REPO)/'
 	cp deploy/student-repo/gitignore '$(STUDENT_REPO)/.gitignore'
 	touch '$(STUDENT_REPO)/.student-repo'
 	@echo "student repository: $(STUDENT_REPO) (publish it, e.g. git init there; give students this, never this repository)"
