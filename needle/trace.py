@@ -35,6 +35,70 @@ def needle_object(name: str):
     raise ValueError(f"{name!r} is not a needle module, class or function")
 
 
+def is_needle_name(name: str) -> bool:
+    return name.split(".")[0] == "needle"
+
+
+def declared_object(name: str):
+    """What a task's declaration ``name`` covers: needle's module, class or function (imported
+    if need be), or another library's function found among the modules already imported (None
+    when its module is not: a library nobody imported has nothing to refuse)."""
+    if is_needle_name(name):
+        return needle_object(name)
+    parts = name.split(".")
+    for cut in range(len(parts), 0, -1):
+        obj = sys.modules.get(".".join(parts[:cut]))
+        if obj is None:
+            continue
+        for attr in parts[cut:]:
+            obj = vars(obj).get(attr) if isinstance(obj, types.ModuleType) else getattr(obj, attr, None)
+            if obj is None:
+                return None
+        return obj
+    return None
+
+
+def compiled(obj) -> bool:
+    """A callable with no Python code to swap (a numpy ufunc, a built-in function): refused by
+    replacing it wherever a module binds it (``rebind``)."""
+    return obj is not None and callable(obj) and not isinstance(obj, (type, types.ModuleType, types.FunctionType,
+                                                                      property, staticmethod, classmethod))
+
+
+class RefusedStandIn:
+    """Where a module bound a refused compiled function: calling it or taking any attribute of
+    it (``np.logaddexp.reduce``) raises Refused(name)."""
+
+    __slots__ = ("_refused_name",)
+
+    def __init__(self, name: str):
+        object.__setattr__(self, "_refused_name", name)
+
+    def _refuse(self, *args, **kwargs):
+        raise Refused(object.__getattribute__(self, "_refused_name"))
+
+    __getattr__ = __setattr__ = __call__ = _refuse
+
+    def __repr__(self) -> str:
+        return f"<refused {object.__getattribute__(self, '_refused_name')}>"
+
+
+def rebind(obj, replacement) -> list[tuple[dict, str]]:
+    """Bind ``replacement`` in place of ``obj`` under every name of every imported module that
+    binds ``obj`` (by identity: ``numpy.logaddexp`` is ``numpy._core.umath.logaddexp``); returns
+    those (namespace, name) places."""
+    places = []
+    for module in list(sys.modules.values()):
+        namespace = getattr(module, "__dict__", None)
+        if not isinstance(namespace, dict):
+            continue
+        for key, value in list(namespace.items()):
+            if value is obj:
+                namespace[key] = replacement
+                places.append((namespace, key))
+    return places
+
+
 def functions(obj) -> list[types.FunctionType]:
     """The Python functions ``obj`` (a function, property, class or module) is made of."""
     if isinstance(obj, types.FunctionType):
@@ -69,7 +133,7 @@ def needle_calls(run, names: list[str]) -> list[str]:
     given (``run``'s result is discarded; its exceptions propagate)."""
     targets, codes = {}, []  # by identity: an equal-looking code object of yours is not needle's
     for name in names:
-        for fn in functions(needle_object(name)):
+        for fn in functions(declared_object(name)):
             codes.append(fn.__code__)
             targets.setdefault(id(fn.__code__), name)
     seen: dict[str, None] = {}
@@ -141,10 +205,13 @@ def refusing(names: list[str]):
     will hold student code): costs nothing per call, where tracing every call (needle_calls)
     makes code several times slower."""
     swapped: list = []
+    rebound: list = []
     unset = object()
     try:
         for name in names:
-            obj = needle_object(name)
+            obj = declared_object(name)
+            if compiled(obj):
+                rebound += [(place, obj) for place in rebind(obj, RefusedStandIn(name))]
             for fn in functions(obj):
                 if not fn.__code__.co_filename.startswith("<excised"):
                     swapped.append((fn, "__code__", fn.__code__))
@@ -155,6 +222,8 @@ def refusing(names: list[str]):
                 refuse_class(cls, name)
         yield
     finally:
+        for (namespace, key), original in reversed(rebound):
+            namespace[key] = original
         for owner, attr, original in reversed(swapped):
             if attr == "__code__":  # a raised Refused keeps its last traceback: let its frames go
                 for const in owner.__code__.co_consts:

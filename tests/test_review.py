@@ -86,3 +86,57 @@ def test_mistake_fixtures_raise_no_flag_but_hidden_delegations_do():
     for path in sorted(LECTURE8.mistakes_dir.glob("*.py")):
         flags = review_flags(list(load_mistake(path)["CELLS"].values()))
         assert bool(flags) == (path.stem in OBFUSCATED), (path.stem, flags)
+
+
+# --- issue 45: every rule has an honest counter-example that is not flagged -------------------------
+@pytest.mark.parametrize("rule, honest", [
+    ("raw memory access", "import numpy as np\nfrom numpy.lib.stride_tricks import sliding_window_view\n"
+                          "w = sliding_window_view(np.arange(5), 3)\nv = np.lib.stride_tricks.sliding_window_view(np.arange(5), 2)"),
+    ("raw memory access", "import numpy as np\na = np.asarray([1.0])\ns = a.strides, a.shape, a.data.nbytes"),
+    ("file-descriptor games", "import os\nos.makedirs('run', exist_ok=True)\nopen(os.path.join('run', 'n.txt'), 'w').write('x')"),
+    ("code, closure or frame surgery", "def f(obj, name):\n    return getattr(obj, name), f.__name__, getattr(obj, 'data')"),
+    ("the interpreter's internals", "import sys, time\nlimit = sys.getrecursionlimit()\nt = time.perf_counter()"),
+    ("running code built from strings", "import re, ast\npattern = re.compile('a+')\nv = ast.literal_eval('1')\nmodel.eval()"),
+    ("metaclass or isinstance tricks", "import numpy as np\nclass A(dict):\n    pass\nok = isinstance(A(), dict)\n"
+                                       "name = A().__class__.__name__"),
+    ("the grader's own code", "import needle as ndl\nfrom needle.gradcheck import central_differences"),
+    ("a look-alike or invisible identifier", "t = 1.0\nτ = 2 * t\na = 3\nα = 0.1 * a\nλ = 1e-3\no = 0\nσ = 1 + o\nnaïve = 1\nΔt = 0.5"),
+    ("a library function that a task declares as its own work",
+     "import numpy as np\ndef logaddexp(a, b):\n    m = np.maximum(a, b)\n    return m + np.log(np.exp(a - m) + np.exp(b - m))\n"
+     "def lse(x, axis=-1):\n    m = np.max(x, axis=axis, keepdims=True)\n"
+     "    return np.log(np.sum(np.exp(x - m), axis=axis)) + np.squeeze(m, axis) + logaddexp(0, 0) * 0\n"
+     "total = np.add.reduce(np.ones(3))\nclass Row:\n    logaddexp = None\nRow().logaddexp"),
+])
+def test_each_rule_leaves_honest_code_alone(rule, honest):
+    from autograder.suites.lecture8 import test_03_stable_softmax
+
+    assert review_flags(["import numpy as np", honest], {"import numpy as np"}, test_03_stable_softmax.OWN_WORK) == []
+
+
+@pytest.mark.parametrize("source, what", [
+    ("а = 1\na = 2\ndef f():\n    return а", "a look-alike or invisible identifier"),  # Cyrillic а shadows a
+    ("def cοunt(t):\n    return 1\ncount = 2", "a look-alike or invisible identifier"),  # Greek ο inside a Latin name
+    ("from numpy.lib.stride_tricks import *\nv = as_strided", "raw memory access"),
+])
+def test_real_look_alikes_and_hidden_raw_memory_are_still_flagged(source, what):
+    assert any(f.endswith(what) for f in review_flags([source])), review_flags([source])
+
+
+LSE = "a library function that a task declares as its own work (numpy.logaddexp: Task 3.1, 3.2)"
+
+
+@pytest.mark.parametrize("cell", [
+    "def logsumexp_stable(x, axis=-1, keepdims=False):\n    return np.logaddexp.reduce(x, axis=axis, keepdims=keepdims)",
+    "from numpy import logaddexp as la\ndef f(x):\n    return la.reduce(x)",
+    "def f(x):\n    return getattr(np, 'log' + 'addexp').accumulate(x)[-1]",
+    "f = np._core.umath.logaddexp\ng = f",
+    "def f(x):\n    return vars(np)['logaddexp'].reduce(x)",
+    "from numpy import *\ndef f(x):\n    return logaddexp.reduce(x)",
+    "import numpy\nreduce = numpy.logaddexp.reduce",
+])
+def test_a_declared_library_function_is_flagged_by_what_its_name_refers_to(cell):
+    """Issue 45: what a name refers to, not how it is spelt (``np`` comes from the setup cell)."""
+    from autograder.suites.lecture8 import test_03_stable_softmax
+
+    flags = review_flags(["import numpy as np", cell], {"import numpy as np"}, test_03_stable_softmax.OWN_WORK)
+    assert flags and all(f.startswith("cell 2, line ") for f in flags) and any(f.endswith(LSE) for f in flags), flags

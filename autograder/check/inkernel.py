@@ -32,11 +32,11 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
     """(name, class) of every needle class a name covers (itself, or those of a module)."""
     import types
 
-    from needle.trace import needle_object
+    from needle.trace import declared_object
 
     out = []
     for name in names:
-        obj = needle_object(name)
+        obj = declared_object(name)
         if isinstance(obj, type):
             out.append((name, obj))
         elif isinstance(obj, types.ModuleType):

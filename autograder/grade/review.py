@@ -4,13 +4,25 @@ Some facts about a submission can only be seen inside the process that ran it (a
 identity, "the graph is unchanged"), and that process belongs to the student. What the trusted
 side can always do is read the code: this module parses each cell (never runs it) and lists
 the places that reach for raw memory, file descriptors, code objects, the interpreter's
-internals or look-alike names. A flag costs no points; the instructor reviews the line. The
-words are fixed here: no text of the submission's appears in a flag but its cell and line.
+internals, look-alike names, or a library function that a task declares as doing its job
+(the suite's ``OWN_WORK``: the worker refuses it; this reading backs that up). A flag costs no
+points; the instructor reviews the line. The words are fixed here: no text of the submission's
+appears in a flag but its cell and line.
+
+Names are resolved, not matched as spelt: ``from numpy import logaddexp as la``, ``f = np.logaddexp``,
+``getattr(np, "logaddexp")`` and ``numpy._core.umath.logaddexp`` all name numpy's logaddexp.
+Look-alike identifiers are found by Unicode's confusables skeleton (UTS #39,
+``confusables_table``); Greek identifiers are math notation (Jupyter types ``\\tau<TAB>``), so
+a Greek name beside a Latin one with the same skeleton (``σ`` and ``o``) is not flagged.
 """
 from __future__ import annotations
 
 import ast
 import unicodedata
+
+from needle.trace import declared_object
+
+from .confusables_table import PROTOTYPES
 
 RAW_MEMORY = "raw memory access"
 FILE_DESCRIPTORS = "file-descriptor games"
@@ -20,6 +32,7 @@ DYNAMIC_CODE = "running code built from strings"
 TYPE_TRICKS = "metaclass or isinstance tricks"
 LOOK_ALIKE = "a look-alike or invisible identifier"
 GRADER = "the grader's own code"
+LIBRARY_WORK = "a library function that a task declares as its own work"
 
 ATTRIBUTES = {
     "__array_interface__": RAW_MEMORY, "__array_struct__": RAW_MEMORY, "as_strided": RAW_MEMORY,
@@ -56,20 +69,29 @@ COMPUTED_NAME_ON = {"os": FILE_DESCRIPTORS, "posix": FILE_DESCRIPTORS, "io": FIL
                     "sys": INTERPRETER, "builtins": INTERPRETER}
 CALLS = {"exec": DYNAMIC_CODE, "eval": DYNAMIC_CODE, "compile": DYNAMIC_CODE, "__import__": DYNAMIC_CODE,
          "breakpoint": INTERPRETER, "globals": None}
-# Letters from other scripts drawn like Latin ones (a subset of Unicode's confusables), and
-# characters that draw as nothing.
-CONFUSABLE = str.maketrans({
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
-    "ԁ": "d", "ӏ": "l", "ο": "o", "α": "a", "ν": "v", "ρ": "p", "τ": "t", "ι": "i", "κ": "k", "μ": "u",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C", "Т": "T", "Х": "X",
-    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-    "Τ": "T", "Υ": "Y", "Χ": "X", "ℓ": "l", "ı": "i",
-})
+# Characters that draw as nothing.
 INVISIBLE = {"\u3164", "\u115f", "\u1160", "\uffa0", "\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u180e"}
 
 
 def _skeleton(name: str) -> str:
-    return unicodedata.normalize("NFKC", name).translate(CONFUSABLE)
+    """UTS #39's skeleton: NFD, each character replaced by its prototype, NFD again."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).translate(PROTOTYPES))
+
+
+def _greek_notation(name: str) -> bool:
+    """A name of Greek letters (with digits or _): what Jupyter's \\alpha<TAB> completion types."""
+    letters = [c for c in name if c.isalpha()]
+    return bool(letters) and all(unicodedata.name(c, "").startswith("GREEK ") for c in letters) \
+        and all(c.isalpha() or c.isdigit() or c == "_" for c in name)
+
+
+def _looks_alike(name: str, other: str) -> bool:
+    """Two different identifiers with the same skeleton, one of them not ASCII (``l1`` and ``ll``
+    are the keyboard's own), the non-ASCII one not Greek notation beside an ASCII name."""
+    if name == other or name.isascii() and other.isascii():
+        return False
+    foreign = [n for n in (name, other) if not n.isascii()]
+    return not (len(foreign) == 1 and _greek_notation(foreign[0]))
 
 
 def _dunder(text) -> bool:
@@ -121,8 +143,8 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
                 top = module.split(".")[0]
                 if MODULES.get(top):
                     found.append((line, MODULES[top]))
-                if module.endswith("stride_tricks"):
-                    found.append((line, RAW_MEMORY))
+                if module.endswith("stride_tricks") and any(a.name == "*" for a in node.names):
+                    found.append((line, RAW_MEMORY))  # brings as_strided in unnamed (sliding_window_view is a read-only view)
             for alias in node.names:
                 base = alias.name if isinstance(node, ast.Import) else f"{node.module}.{alias.name}"
                 imported[alias.asname or alias.name.split(".")[0]] = base.split(".")[0] if isinstance(node, ast.Import) else base
@@ -182,31 +204,138 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
             else node.arg if isinstance(node, ast.arg) else node.attr if isinstance(node, ast.Attribute) else None
         if identifier is not None:
             names.setdefault(identifier, line)
-    by_skeleton: dict[str, str] = {}
+    by_skeleton: dict[str, list[str]] = {}
     for name, line in names.items():
         if any(c in INVISIBLE or unicodedata.category(c) in ("Cf", "Mn") for c in name):
             found.append((line, LOOK_ALIKE))
             continue
-        other = by_skeleton.setdefault(_skeleton(name), name)
-        if other != name and (not name.isascii() or not other.isascii()):
+        alike = by_skeleton.setdefault(_skeleton(name), [])
+        other = next((o for o in alike if _looks_alike(name, o)), None)
+        if other is not None:
             found.append((max(line, names[other]) if not name.isascii() else names[other], LOOK_ALIKE))
+        alike.append(name)
     return found
 
 
-def review_flags(cells: list[str], instructors: set[str] = frozenset()) -> list[str]:
+# --- what a name refers to: a library function a task declares as its own work ----------------------
+def _bindings(trees: list[ast.AST]) -> tuple[dict[str, str], list[str]]:
+    """({name: the dotted path it stands for}, modules star-imported) across a notebook's cells:
+    imports, and plain assignments of a resolvable expression (``f = np.logaddexp``), followed
+    through chains. Where a cell binds it makes no difference (one name, one meaning)."""
+    bound: dict[str, str] = {}
+    stars: list[str] = []
+    assigned: list[tuple[str, ast.AST]] = []
+    for node in (n for tree in trees for n in ast.walk(tree)):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                bound[alias.asname] = alias.name if alias.asname else None
+                if not alias.asname:
+                    top = alias.name.split(".")[0]
+                    bound[top] = top
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for alias in node.names:
+                if alias.name == "*":
+                    stars.append(node.module)
+                else:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.NamedExpr)) and node.value is not None:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            assigned += [(t.id, node.value) for t in targets if isinstance(t, ast.Name)]
+    bound = {k: v for k, v in bound.items() if k and v}
+    for _ in range(3):  # a = np; b = a.logaddexp; c = b
+        for name, value in assigned:
+            path = _dotted(value, bound)
+            if path is not None:
+                bound.setdefault(name, path)
+    return bound, stars
+
+
+def _dotted(node: ast.AST, bound: dict[str, str]) -> str | None:
+    """The dotted path an expression names (``np.logaddexp.reduce`` -> "numpy.logaddexp.reduce",
+    ``getattr(np, "logaddexp")``, ``vars(np)["logaddexp"]``, ``__import__("numpy")``), else None."""
+    if isinstance(node, ast.Name):
+        return bound.get(node.id)
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value, bound)
+        return None if base is None else f"{base}.{node.attr}"
+    if isinstance(node, ast.Call) and node.args:
+        func = node.func.id if isinstance(node.func, ast.Name) else node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        if func == "getattr" and len(node.args) >= 2:
+            base, attr = _dotted(node.args[0], bound), _folded(node.args[1])
+            return None if base is None or attr is None else f"{base}.{attr}"
+        if func in ("__import__", "import_module"):
+            return _folded(node.args[0])
+    if isinstance(node, ast.Subscript):  # vars(np)["logaddexp"], np.__dict__["logaddexp"]
+        owner = node.value.args[0] if isinstance(node.value, ast.Call) and isinstance(node.value.func, ast.Name) \
+            and node.value.func.id == "vars" and len(node.value.args) == 1 else \
+            node.value.value if isinstance(node.value, ast.Attribute) and node.value.attr == "__dict__" else None
+        base, key = (_dotted(owner, bound), _folded(node.slice)) if owner is not None else (None, None)
+        return None if base is None or key is None else f"{base}.{key}"
+    return None
+
+
+def _declared_in(path: str, declared: dict[str, str]) -> str | None:
+    """The declared name ``path`` reaches (itself, an attribute of it, the same function under
+    another of its library's paths: ``numpy._core.umath.logaddexp`` is ``numpy.logaddexp``)."""
+    parts = path.split(".")
+    for name in declared:
+        if parts[0] != name.split(".")[0]:
+            continue
+        if path == name or path.startswith(name + ".") or name.rsplit(".", 1)[-1] in parts[1:]:
+            return name
+        target = declared_object(name)
+        if target is not None and any(declared_object(".".join(parts[:k])) is target for k in range(2, len(parts) + 1)):
+            return name
+    return None
+
+
+def _library_uses(tree: ast.AST, declared: dict[str, str], bound: dict[str, str], stars: list[str]) -> list[tuple[int, str]]:
+    """(line, flag) of each place of ``tree`` that names a declared library function."""
+    if not declared:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        paths = [_dotted(node, bound)] if isinstance(node, (ast.Name, ast.Attribute, ast.Call, ast.Subscript)) else []
+        if isinstance(node, ast.Name) and node.id not in bound:
+            paths += [f"{module}.{node.id}" for module in stars]  # from numpy import *
+        for path in filter(None, paths):
+            name = _declared_in(path, declared)
+            if name:
+                found.append((getattr(node, "lineno", 0), f"{LIBRARY_WORK} ({name}: Task {declared[name]})"))
+    return found
+
+
+def library_work(own_work: dict) -> dict[str, str]:
+    """{library function: its tasks ("3.1, 3.2")} of a suite's ``OWN_WORK`` (needle's names are
+    refused in the worker, and the review has nothing to add about them)."""
+    tasks: dict[str, list[str]] = {}
+    for task, (_, names) in sorted(own_work.items()):
+        for name in names:
+            if name.split(".")[0] != "needle":
+                tasks.setdefault(name, []).append(task)
+    return {name: ", ".join(ts) for name, ts in tasks.items()}
+
+
+def review_flags(cells: list[str], instructors: set[str] = frozenset(), own_work: dict | None = None) -> list[str]:
     """One line per flagged place: "cell C, line L: what" (cells counted from 1, in the order
     the grader runs them). Cells whose source is one of ``instructors`` (the setup cells) are
-    the course's own and are not read."""
+    the course's own and are not read but for the names they bind (``import numpy as np``).
+    ``own_work``: the suite's ``OWN_WORK``, whose library functions are flagged wherever a cell
+    names them."""
     from ..notebook import strip_magics
 
-    flags = []
-    for index, source in enumerate(cells):
-        if source in instructors:
-            continue
+    declared = library_work(own_work or {})
+    trees: list[ast.AST | None] = []
+    for source in cells:
         try:
-            tree = ast.parse(strip_magics(source))
+            trees.append(ast.parse(strip_magics(source)))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
+            trees.append(None)
+    bound, stars = _bindings([t for t in trees if t is not None]) if declared else ({}, [])
+    flags = []
+    for index, (source, tree) in enumerate(zip(cells, trees)):
+        if source in instructors or tree is None:
             continue
-        for line, what in sorted(set(_flags_in(tree))):
+        for line, what in sorted(set(_flags_in(tree) + _library_uses(tree, declared, bound, stars))):
             flags.append(f"cell {index + 1}, line {line}: {what}")
     return flags

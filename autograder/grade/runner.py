@@ -107,6 +107,6 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     finally:
         result.isolation = dict(session.enforced)
         session.close()
-    result.review = review_flags(cells, setup)
+    result.review = review_flags(cells, setup, plugin.declared)
     result.tests = plugin.results
     return result

@@ -15,6 +15,13 @@ before the first student cell:
 
 needle's source files are not readable in the worker (Landlock), and the zygote never read
 them explicitly, so no source text waits in its memory either.
+
+A task's declaration also names other libraries' functions that do its job (numpy's
+``logaddexp``: a logsumexp in one call). A Python one (scipy's ``logsumexp``) is refused as
+needle's are; a compiled one (a ufunc, a built-in) has no code to swap, so every module that
+binds it binds a stand-in that raises ``Refused(name)`` instead, and the worker drops the last
+reference to the original (numpy's ``logaddexp`` is then freed). A library the zygote did not
+import is not in the worker at all.
 """
 from __future__ import annotations
 
@@ -22,7 +29,7 @@ import ctypes
 import sys
 import types
 
-from needle.trace import Refused, classes, functions, needle_object, refuse_class, stub_code
+from needle.trace import RefusedStandIn, Refused, classes, compiled, declared_object, functions, rebind, refuse_class, stub_code
 
 __all__ = ["Refused", "excise"]
 
@@ -39,11 +46,16 @@ def _scrub(code: types.CodeType) -> None:
 
 
 def excise(names: list[str]) -> list[str]:
-    """Remove what ``names`` cover (needle modules, classes, functions, properties); returns
-    the qualified names of the functions whose code was removed."""
+    """Remove what ``names`` cover (needle modules, classes, functions, properties; other
+    libraries' functions); returns the qualified names of what was removed."""
     removed, stubs = [], {}
     for name in names:
-        obj = needle_object(name)
+        obj = declared_object(name)
+        if compiled(obj):
+            if rebind(obj, RefusedStandIn(name)):
+                removed.append(name)
+            del obj  # the modules' references are gone: the original goes with this one
+            continue
         for fn in functions(obj):
             if fn.__code__.co_filename.startswith("<excised"):
                 continue  # covered by an earlier name

@@ -23,12 +23,13 @@ from autograder.suite import assert_close, graded, load_probes
 
 P = load_probes(__file__)
 
-# Needle's own implementation of each task: a task answered with it scores nothing.
-# needle.init's rand / randn (with your own bound or std) stay allowed.
-OWN_WORK = {
-    "7.1": ("kaiming_normal", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
-    "7.2": ("kaiming_uniform", ["needle.init.kaiming_normal", "needle.init.kaiming_uniform"]),
-}
+# What computes each task's answer, so that a task answered with it scores nothing: needle's own
+# initializers and other libraries' Kaiming initializers (PyTorch's; none is in the grader's
+# worker, which has numpy and needle only). needle.init's rand / randn (with your own bound or
+# std) stay allowed.
+KAIMING = ["needle.init.kaiming_normal", "needle.init.kaiming_uniform", "torch.nn.init.kaiming_normal_",
+           "torch.nn.init.kaiming_uniform_"]
+OWN_WORK = {"7.1": ("kaiming_normal", KAIMING), "7.2": ("kaiming_uniform", KAIMING)}
 
 BIG = (400, 250)  # 100,000 draws, fan_in != fan_out so that a fan_out or Xavier formula shows
 
