@@ -292,6 +292,7 @@ class Session:
         self.scratch = os.path.join(folder, "work")
         self.uid = NOBODY if os.geteuid() == 0 else None
         self.starts = 0
+        self.resting_kib = 0  # the running worker's resident memory before any student code (kB)
 
     def _fresh_scratch(self) -> None:
         """An empty scratch directory for each worker: what a crashed one left is not kept."""
@@ -329,6 +330,10 @@ class Session:
             if not (isinstance(ready, dict) and ready.get("event") == "ready"):
                 raise plaindata.DecodeError("no ready event")
             self.enforced = validated_isolation(ready.get("enforced"))
+            # the worker waits for the go: no student code has been compiled or run yet, so its
+            # memory now is the grader's own floor, a moment the student cannot choose
+            self.resting_kib = _reset_peak_memory(self.pid)
+            protocol.send(self.to_worker, {"go": True})
             while True:
                 event = protocol.receive(self.from_worker, min(clock.deadline, whole.deadline), self._watch(clock))
                 whole.check()
@@ -389,16 +394,20 @@ class Session:
              memory: list | None = None) -> Outcome:
         """Run ``probe`` in the worker of this task group (``own_work``: needle's implementation
         of the task, removed from that worker). ``cpu_budget``: CPU seconds it may spend.
-        ``memory``: a list to which the growth of the worker's peak resident memory during the
-        call (bytes, read from /proc by this side) is appended."""
+        ``memory``: a list to which the worker's peak resident memory during the call is appended,
+        in bytes above its memory before any student code ran (``resting_kib``): read from /proc
+        by this side, against a floor the worker never chose. Memory the student's code holds
+        between calls (a ballast freed when a call starts and taken again after it) is above
+        that floor too, so it cannot hide what a call uses."""
         self.ensure_started(tuple(sorted(set(own_work or ()))))
         clock = _Clock(self.pid, max(cpu_budget, 0.01))
         try:
-            base = _reset_peak_memory(self.pid) if memory is not None else 0
+            if memory is not None:
+                _reset_peak_memory(self.pid)
             protocol.send(self.to_worker, {"probe": probe, "params": plaindata.to_plain(params)})
             reply = protocol.receive(self.from_worker, clock.deadline, self._watch(clock))
             if memory is not None:
-                memory.append(max(0, _memory_kib(self.pid, "VmHWM") - base) * 1024)
+                memory.append(max(0, _memory_kib(self.pid, "VmHWM") - self.resting_kib) * 1024)
         except (protocol.ChannelTimeout, _OverBudget):
             used = clock.used()
             self.kill()

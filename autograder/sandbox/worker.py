@@ -114,18 +114,22 @@ def main(argv: list[str]) -> int:
     _forget_the_grader()
     importable.refuse_unloaded()  # the same modules whoever runs the grader
     skip = set(request.get("skip", []))
-    cells = [(i, _compile_cell(i, source)) for i, source in enumerate(request["cells"]) if i not in skip]
+    cells = [(i, source) for i, source in enumerate(request["cells"]) if i not in skip]
     del request
     serve(lambda message: protocol.send(out_fd, message), in_fd, cells, handlers, enforced)
     return 0
 
 
 def serve(send, in_fd, cells, handlers, enforced) -> None:
+    """Say ready, wait for the go (the grader reads this process's resting memory meanwhile,
+    before any student code is touched), then compile and run each cell after naming it: from
+    that event on, whatever happens (a compile that never ends included) is that cell's."""
     send({"event": "ready", "enforced": enforced})
+    protocol.receive(in_fd)
     ns = {"__name__": "__main__"}
-    for index, statements in cells:
+    for index, source in cells:
         send({"event": "cell", "index": index})
-        for code, defines, imports in statements or ():
+        for code, defines, imports in _compile_cell(index, source) or ():
             try:
                 exec(code, ns)
             except BaseException as exc:  # SystemExit, KeyboardInterrupt included: the cell's definitions so far stay
