@@ -140,3 +140,24 @@ def test_a_declared_library_function_is_flagged_by_what_its_name_refers_to(cell)
 
     flags = review_flags(["import numpy as np", cell], {"import numpy as np"}, test_03_stable_softmax.OWN_WORK)
     assert flags and all(f.startswith("cell 2, line ") for f in flags) and any(f.endswith(LSE) for f in flags), flags
+
+
+def test_the_confusables_table_is_unicodes_and_its_generator_reads_the_file_format():
+    """The vendored table (generate_confusables.py from Unicode's confusables.txt): Cyrillic а is
+    Latin a, Greek τ is a small capital T (not t), σ is o; the generator reads the file's lines
+    (several code points, comments, a character no identifier can hold) as UTS #39 lays them out."""
+    from autograder.grade.confusables_table import PROTOTYPES
+    from autograder.grade.generate_confusables import header, prototypes, render
+
+    assert PROTOTYPES[ord("а")] == "a" and PROTOTYPES[ord("τ")] == "ᴛ" and PROTOTYPES[ord("σ")] == "o"
+    assert len(PROTOTYPES) > 4000 and ord("a") not in PROTOTYPES  # a prototype maps to nothing
+    sample = ("\ufeff# confusables.txt\n# Date: 2020-02-13, 01:38:49 GMT\n\n"
+              "0430 ;\t0061 ;\tMA\t# ( а → a ) CYRILLIC SMALL LETTER A → LATIN SMALL LETTER A\t#\n"
+              "006D ;\t0072 006E ;\tMA\t# ( m → rn )\n"
+              "2024 ;\t002E ;\tMA\t# ( ․ → . ) ONE DOT LEADER → FULL STOP\n"
+              "0031 0032 ;\t0078 ;\tMA\t# not a single character\n")
+    assert prototypes(sample) == {"а": "a", "m": "rn"}
+    assert header(sample) == "Date: 2020-02-13, 01:38:49 GMT"
+    namespace: dict = {}
+    exec(render(sample), namespace)
+    assert namespace["PROTOTYPES"] == {0x430: "a", 0x6D: "rn"}

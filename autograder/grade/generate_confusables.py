@@ -19,7 +19,7 @@ TABLE = Path(__file__).with_name("confusables_table.py")
 def prototypes(text: str) -> dict[str, str]:
     """{character: prototype} of the single-character sources in a confusables.txt."""
     out = {}
-    for line in text.splitlines():
+    for line in text.lstrip("\ufeff").splitlines():  # the file starts with a byte-order mark
         data = line.split("#", 1)[0].strip()
         if not data:
             continue
