@@ -383,3 +383,36 @@ def test_06_slot_2_used_three_times_makes_four_indexing_nodes():
     assert sorted(v.op.index for v in indexing) == [0, 2, 2, 2]
     loss.backward()
     assert np.allclose(rows[2].grad.numpy(), [11.0, 14.0]) and np.allclose(rows[0].grad.numpy(), [5.0, 6.0])
+
+
+def _paths_to_leaves(top) -> int:
+    """The number of paths from ``top`` down to a leaf (each node's count once, by identity)."""
+    count = {}
+    stack = [(top, False)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if id(node) in count:
+            continue
+        if not node.inputs:
+            count[id(node)] = 1
+        elif inputs_done:
+            count[id(node)] = sum(count[id(x)] for x in node.inputs)
+        else:
+            stack += [(node, True)] + [(x, False) for x in node.inputs]
+    return count[id(top)]
+
+
+def test_01_the_ladder_has_4e12_paths_at_62_nodes_and_3_5e20_at_a_hundred():
+    # 01, Task 1.2's visible test and the hidden suite's hints: the notebook's own ladder (each
+    # node adds the two before it) has about 4 x 10^12 paths at 60 adds (62 nodes) and about
+    # 3.5 x 10^20 at 98 adds (a hundred nodes); 09's suite: about 7.5 x 10^18 at 90 adds.
+    prev, cur = ndl.Tensor([1.0]), ndl.Tensor([1.0])
+    paths = {}
+    for n in range(1, 99):
+        prev, cur = cur, cur + prev
+        if n in (60, 90, 98):
+            assert graph_node_count(cur) == n + 2
+            paths[n] = _paths_to_leaves(cur)
+    assert round(paths[60] / 1e12) == 4 and round(paths[98] / 1e20, 1) == 3.5 and round(paths[90] / 1e18, 1) == 7.5
+    text = notebook_cell("01_graph_accumulation", "task1_2_tests")
+    assert "about 4 x 10^12" in text and "about 3.5 x 10^20" in text and "10^18" not in text

@@ -163,8 +163,9 @@ COUNT_BY_VALUE = ("count_graph_nodes merged distinct nodes that hold equal value
                   "two nodes; tell nodes apart by identity (id(node)), not by their values")
 COUNT_FOLLOW = ("count_graph_nodes finds fewer nodes than the graph has: follow every input of every node (not only "
                 "the first) down to the leaves, and count the leaves and constants too")
-COUNT_EXPONENTIAL = ("count_graph_nodes follows every path: a graph of a hundred nodes can have about 10^18 of them; "
-                     "remember the nodes you visited (by identity) and visit each once")
+COUNT_EXPONENTIAL = ("count_graph_nodes follows every path: a graph of a hundred nodes can have about 3.5 x 10^20 of "
+                     "them (a ladder, each node adding the two before it); remember the nodes you visited (by "
+                     "identity) and visit each once")
 COUNT_QUADRATIC = ("count_graph_nodes takes quadratic time: `node in visited` on a list compares node with every node "
                    "visited so far; keep the visited ids in a set (or a dict), where a lookup takes constant time")
 COUNT_SLOW = ("count_graph_nodes is too slow on a graph of 200,000 nodes: visit each node once, in constant time per "
@@ -192,8 +193,9 @@ DEPTH_PUSHED = ("graph_depth marks a node visited when it pushes it, before its 
 PUSHED = [{"nodes": [["leaf"], ["scale", 0], ["add", 0, 1]]}, {"nodes": [["leaf"], ["scale", 0], ["add", 1, 0]]}]
 DEPTH_COUNTS = ("graph_depth counts the nodes below t, not the ops along one path: depth follows a single path, the "
                 "longest, adding 1 per op (a node's depth is 1 + the largest depth of its inputs)")
-DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 10^18 of them; compute "
-                     "each node's depth once (remember the depths you have computed)")
+DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 3.5 x 10^20 of them "
+                     "(a ladder, each node adding the two before it); compute each node's depth once (remember the "
+                     "depths you have computed)")
 DEPTH_QUADRATIC = ("graph_depth takes quadratic time: `node in done` on a list compares node with every node done so "
                    "far; keep the depths in a dict keyed by id(node), where a lookup takes constant time")
 DEPTH_SLOW = ("graph_depth is too slow on a graph of 200,000 nodes: compute each node's depth once, in constant time "
