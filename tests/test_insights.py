@@ -280,3 +280,101 @@ def test_exports_keep_fractions_and_take_the_most_points_possible(tmp_path: Path
     assert cli(["export", str(grades), "--format", "canvas", "--out", str(tmp_path / "canvas.csv")]) == 0
     rows = list(csv.reader((tmp_path / "canvas.csv").open(newline="")))
     assert rows[1][5] == "4.5" and [r[5] for r in rows[2:]] == ["2.5", "2.5"]
+
+
+# --- active time, from the timing JupyterLab records (recordTiming) -----------------------------
+from datetime import datetime, timedelta, timezone  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+
+from autograder.export import active_time  # noqa: E402
+
+START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
+
+
+def timed_cell(at: datetime, run_seconds: float = 2.0) -> dict:
+    """A code cell as JupyterLab saves it with recordTiming on (ISO 8601 UTC, 'Z')."""
+    def stamp(t):
+        return t.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+    return {"cell_type": "code", "source": "x = 1", "outputs": [], "execution_count": 1, "metadata": {"execution": {
+        "iopub.status.busy": stamp(at), "iopub.execute_input": stamp(at + timedelta(milliseconds=5)),
+        "shell.execute_reply": stamp(at + timedelta(seconds=run_seconds)),
+        "iopub.status.idle": stamp(at + timedelta(seconds=run_seconds, milliseconds=10))}}}
+
+
+def sessions_notebook(sessions: list) -> tuple[dict, float]:
+    """A notebook worked on in ``sessions`` [(start minute, cells run one a minute)], and its
+    active time worked out by hand: each session spans (cells - 1) minutes plus its last run."""
+    cells, expected = [], 0.0
+    for start_minute, n in sessions:
+        cells += [timed_cell(START + timedelta(minutes=start_minute + k)) for k in range(n)]
+        expected += (n - 1) * 60 + 2.01
+    return {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, expected
+
+
+def test_active_time_counts_the_gaps_up_to_five_minutes_only() -> None:
+    # two sessions three hours apart (the break is not counted), runs of 2 s a minute apart
+    notebook, expected = sessions_notebook([(0, 21), (180, 6)])
+    moments = active_time.recorded_moments(notebook)
+    assert len(moments) == 4 * 27
+    assert active_time.active_seconds(moments) == pytest.approx(expected) == pytest.approx(25 * 60 + 4.02)
+    # a gap of exactly five minutes counts; one a second longer does not
+    assert active_time.active_seconds([0.0, 300.0, 601.0]) == 300.0
+    assert active_time.active_seconds([]) is None
+
+
+def test_untrusted_timing_is_skipped_not_believed(tmp_path: Path) -> None:
+    notebook, _ = sessions_notebook([(0, 3)])
+    notebook["cells"] += [
+        {"cell_type": "code", "metadata": {"execution": {"iopub.status.busy": "yesterday", "shell.execute_reply": 7}}},
+        {"cell_type": "code", "metadata": {"execution": ["not", "a", "dict"]}},
+        {"cell_type": "markdown", "metadata": {}}, "not a cell",
+    ]
+    assert active_time.active_seconds(active_time.recorded_moments(notebook)) == pytest.approx(2 * 60 + 2.01)
+    (tmp_path / "broken.ipynb").write_text("{ not json")
+    assert active_time.notebook_active_seconds(tmp_path / "broken.ipynb") is None
+    (tmp_path / "untimed.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}}]}))
+    assert active_time.notebook_active_seconds(tmp_path / "untimed.ipynb") is None  # no timing: none, not 0
+
+
+def test_insights_reports_median_and_quartiles_of_active_time(grades: Path, capsys) -> None:
+    """Five students timed on 01_first (10 to 50 minutes of work, each with a break of hours in
+    it), one on 02_second, one notebook without timing; the grading folder in a course root, with
+    nbgrader's submitted/ beside it."""
+    root = grades.parent
+    worked = {}
+    for i, student in enumerate(STUDENTS[:5]):
+        minutes_before_break = 5 * (i + 1)
+        notebook, worked[student] = sessions_notebook([(0, minutes_before_break + 1), (600, 5 * (i + 1) + 1)])
+        folder = root / "submitted" / student / "lecture8"
+        folder.mkdir(parents=True)
+        (folder / "01_first.ipynb").write_text(json.dumps(notebook))
+    notebook, second = sessions_notebook([(0, 31)])
+    (root / "submitted" / "s00" / "lecture8" / "02_second.ipynb").write_text(json.dumps(notebook))
+    (root / "submitted" / "s05" / "lecture8").mkdir(parents=True)
+    (root / "submitted" / "s05" / "lecture8" / "01_first.ipynb").write_text(json.dumps({"cells": []}))
+
+    out = root / "insights"
+    assert cli(["insights", str(grades), "--out", str(out)]) == 0
+    q1, median, q3 = statistics.quantiles(worked.values(), n=4, method="inclusive")
+    assert median == pytest.approx(30 * 60 + 2 * 2.01)  # s02: 15 minutes on each side of the break
+    printed = capsys.readouterr().out
+    assert "active time per notebook (gaps over 5 minutes not counted):" in printed
+    assert "01_first: median 30 min, quartiles 20 min to 40 min (5 students)" in printed
+    assert "02_second: median 30 min, quartiles 30 min to 30 min (1 student)" in printed
+    rows = {r["notebook"]: r for r in csv.DictReader((out / "insights.csv").open(newline="")) if r["kind"] == "active time"}
+    assert (rows["01_first"]["count"], rows["01_first"]["total"]) == ("5", "10")
+    assert rows["01_first"]["text"] == (f"median {median:.0f} s, quartiles {q1:.0f} s and {q3:.0f} s "
+                                        "(gaps over 300 s not counted)")
+    page = (out / "insights.html").read_text()
+    assert "Active time per notebook (gaps over 5 minutes not counted)" in page
+    assert "<td class='n'>20 min</td><td class='n'>30 min</td><td class='n'>40 min</td>" in page
+
+
+def test_insights_without_timing_says_so(grades: Path, tmp_path: Path, capsys) -> None:
+    assert cli(["insights", str(grades), "--out", str(tmp_path / "o")]) == 0
+    assert "active time: no timing recorded (no submitted/ folder beside the grading folder" in capsys.readouterr().out
+    assert "No submitted notebook carries timing" in (tmp_path / "o" / "insights.html").read_text()
+    assert ins.main(grades, tmp_path / "o", submitted=tmp_path / "nowhere") == 2
+    assert "nowhere is not a folder; expected nbgrader's submitted/" in capsys.readouterr().err

@@ -9,8 +9,14 @@ misconceptions (the hints failed tests gave, with how many students got each: on
 one hint, so a hint counts students who made that mistake); the tests almost nobody passes
 (a wrong test, or an idea the lecture did not teach) and those everybody passes; the late,
 review-flagged and otherwise marked submissions (``grades.csv``'s ``reason`` column, when
-present); originality flags (``--originality``: an originality.csv); then, per notebook, the
-score distributions of the notebook and of each task and every test's failure rate.
+present); originality flags (``--originality``: an originality.csv); the students' active time
+per notebook (median and quartiles, from the timing JupyterLab records in the submitted
+notebooks: autograder.export.active_time); then, per notebook, the score distributions of the
+notebook and of each task and every test's failure rate.
+
+The submitted notebooks are looked for in nbgrader's layout, ``submitted/<student>/<assignment>/``,
+beside the grading folder (``GRADES_DIR/../submitted``, as in a course root graded into
+``grades/``) unless ``main`` is given another folder.
 
 Rates count the students who submitted the notebook: a notebook not submitted (reason "not
 submitted") is counted apart, not as a failure of every test. A late notebook's ``late_penalty``
@@ -32,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..grade.submissions import printable
+from .active_time import GAP_SECONDS, minutes, quartiles, submitted_active_times
 from .report import CSV_HEADER, LATE_TEST, _cell, _uncell, write_atomic
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
@@ -199,9 +206,12 @@ class Insights:
     marked: list  # [(student, assignment, notebook, reasons)], reasons a sorted list
     originality: list  # flagged originality rows
     findings: list = field(default_factory=list)  # [str]: the most important first
+    active_time: dict = field(default_factory=dict)  # (assignment, notebook) -> {student: seconds}, timed ones only
 
 
-def analyse(rows: list[Row], originality: list[dict] | None = None) -> Insights:
+def analyse(rows: list[Row], originality: list[dict] | None = None, active_time: dict | None = None) -> Insights:
+    """The class at a glance; ``active_time`` is submitted_active_times' {(assignment, notebook):
+    {student: seconds}} (kept for the graded notebooks; grades without an assignment match by notebook)."""
     by_submission: dict[tuple, list[Row]] = defaultdict(list)
     for r in rows:
         by_submission[(r.assignment, r.notebook, r.student)].append(r)
@@ -244,9 +254,27 @@ def analyse(rows: list[Row], originality: list[dict] | None = None) -> Insights:
         notebook_scores=dict(notebook_scores), task_scores=dict(task_scores), not_submitted=dict(not_submitted),
         tests=[stats[k] for k in sorted(stats, key=lambda k: (k[0], k[1], task_order(k[2]), k[3]))],
         hints=sorted(hints.values(), key=lambda h: (-len(h.students), h.assignment, h.notebook, task_order(h.task), h.text)),
-        stub_left=dict(stub_left), marked=marked, originality=list(originality or []))
+        stub_left=dict(stub_left), marked=marked, originality=list(originality or []),
+        active_time=_graded_notebooks_times(notebooks, active_time or {}))
     insights.findings = findings(insights)
     return insights
+
+
+def _graded_notebooks_times(notebooks: list, active_time: dict) -> dict:
+    times = {}
+    for assignment, notebook in notebooks:
+        matching = [t for (a, nb), t in sorted(active_time.items()) if nb == notebook and (a == assignment or not assignment)]
+        merged = {student: seconds for t in matching for student, seconds in t.items()}
+        if merged:
+            times[(assignment, notebook)] = merged
+    return times
+
+
+def active_time_summary(seconds: dict) -> str:
+    """'median 42 min, quartiles 30 min to 55 min (8 students)' for {student: seconds}."""
+    q1, median, q3 = quartiles(seconds.values())
+    n = len(seconds)
+    return f"median {minutes(median)}, quartiles {minutes(q1)} to {minutes(q3)} ({n} student{'s' * (n != 1)})"
 
 
 def hard_tests(insights: Insights) -> list[TestStats]:
@@ -429,6 +457,21 @@ def insights_html(insights: Insights) -> str:
                          f"<td class='n'>{e(o['similarity'])}</td></tr>")
         parts.append("</table><p class='muted'>originality.html shows each pair side by side.</p>")
 
+    parts.append(f"<h2 id='active-time'>Active time per notebook (gaps over {GAP_SECONDS // 60} minutes not counted)</h2>")
+    if insights.active_time:
+        parts.append("<table><tr><th>notebook</th><th>students timed</th><th>first quartile</th><th>median</th>"
+                     "<th>third quartile</th></tr>")
+        for (assignment, notebook), seconds in sorted(insights.active_time.items()):
+            q1, median, q3 = quartiles(seconds.values())
+            parts.append(f"<tr><td>{e(_where(assignment, notebook))}</td><td class='n'>{len(seconds)}</td>"
+                         f"<td class='n'>{minutes(q1)}</td><td class='n'>{minutes(median)}</td><td class='n'>{minutes(q3)}</td></tr>")
+        parts.append("</table><p class='muted'>From the timing JupyterLab records in each code cell (recordTiming): the "
+                     "time between recorded moments, without pauses longer than the gap. A cell keeps its last run only, "
+                     "so this is a lower bound.</p>")
+    else:
+        parts.append("<p>No submitted notebook carries timing (JupyterLab's recordTiming setting records it in each code "
+                     "cell; the notebooks are read from submitted/ beside the grading folder).</p>")
+
     for assignment, notebook in insights.notebooks:
         key = (assignment, notebook)
         scores = insights.notebook_scores.get(key, {})
@@ -484,21 +527,33 @@ def insights_csv(insights: Insights) -> str:
             row(NOT_SUBMITTED, assignment, notebook, student=student)
     for student, assignment, notebook, reasons in insights.marked:
         row("marked", assignment, notebook, student=student, text=", ".join(reasons))
+    for (assignment, notebook), seconds in sorted(insights.active_time.items()):
+        q1, median, q3 = quartiles(seconds.values())
+        row("active time", assignment, notebook, count=len(seconds), total=len(insights.notebook_scores.get((assignment, notebook), {})),
+            text=f"median {median:.0f} s, quartiles {q1:.0f} s and {q3:.0f} s (gaps over {GAP_SECONDS} s not counted)")
     for o in insights.originality:
         row("originality", task=o["task"], student=o["student"], rate=o["similarity"], text=f"{o['other_kind']} {o['other']}")
     return buf.getvalue()
 
 
-def main(grades_dir: Path, out: Path, originality: Path | None = None) -> int:
-    """Write ``out``/insights.html and insights.csv. Returns 0, or 2 with a message on bad input."""
+def main(grades_dir: Path, out: Path, originality: Path | None = None, submitted: Path | None = None) -> int:
+    """Write ``out``/insights.html and insights.csv. Returns 0, or 2 with a message on bad input.
+
+    ``submitted``: the folder of submitted notebooks (nbgrader's ``submitted/``) whose timing
+    gives the active time; by default ``submitted/`` beside ``grades_dir``, when there is one."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         return _fail(f"--out {out} is a file; expected a folder for insights.html and insights.csv")
+    if submitted is not None and not Path(submitted).is_dir():
+        return _fail(f"{submitted} is not a folder; expected nbgrader's submitted/ (<student>/<assignment>/<notebook>.ipynb)")
+    beside = Path(grades_dir).resolve().parent / "submitted"
+    submitted = Path(submitted) if submitted is not None else beside if beside.is_dir() else None
     try:
         rows = read_grades(Path(grades_dir))
         if not rows:
             raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} has no rows: nothing was graded")
-        insights = analyse(rows, read_originality(originality) if originality else None)
+        insights = analyse(rows, read_originality(originality) if originality else None,
+                           submitted_active_times(submitted) if submitted else None)
     except InsightsProblem as exc:
         return _fail(str(exc))
     write_atomic(out / "insights.html", insights_html(insights))
@@ -506,6 +561,13 @@ def main(grades_dir: Path, out: Path, originality: Path | None = None) -> int:
     print(f"insights: {len(insights.students)} students, {len(insights.notebooks)} notebooks")
     for i, text in enumerate(insights.findings, 1):
         print(f"  {i}. {printable(text, 300)}")
+    if insights.active_time:
+        print(f"active time per notebook (gaps over {GAP_SECONDS // 60} minutes not counted):")
+        for (assignment, notebook), seconds in sorted(insights.active_time.items()):
+            print(f"  {printable(_where(assignment, notebook), 100)}: {active_time_summary(seconds)}")
+    else:
+        where = f"the notebooks in {submitted}" if submitted else "no submitted/ folder beside the grading folder"
+        print(f"active time: no timing recorded ({where}; JupyterLab's recordTiming setting records it)")
     print(f"report: {out / 'insights.html'}, {out / 'insights.csv'}")
     return 0
 
