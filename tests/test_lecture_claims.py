@@ -416,3 +416,56 @@ def test_01_the_ladder_has_4e12_paths_at_62_nodes_and_3_5e20_at_a_hundred():
     assert round(paths[60] / 1e12) == 4 and round(paths[98] / 1e20, 1) == 3.5 and round(paths[90] / 1e18, 1) == 7.5
     text = notebook_cell("01_graph_accumulation", "task1_2_tests")
     assert "about 4 x 10^12" in text and "about 3.5 x 10^20" in text and "10^18" not in text
+
+
+# --- docs/students.md's points: what the notebooks' grade cells carry -----------------------------
+import re  # noqa: E402
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def notebook_points() -> dict:
+    """{notebook: {task: points}} from the nbgrader metadata of each solution notebook's grade cells,
+    and {notebook: {task}} of the tasks whose heading says stretch."""
+    from autograder.course import task_of
+
+    points, stretch = {}, {}
+    for path in sorted(SOLUTIONS.glob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        meta = [c["metadata"].get("nbgrader", {}) for c in cells]
+        points[path.stem] = {task_of(m["grade_id"]): m["points"] for m in meta
+                             if m.get("grade") and m.get("points") and task_of(m.get("grade_id", ""))}
+        headings = [line for c in cells if c["cell_type"] == "markdown" for line in "".join(c["source"]).splitlines()
+                    if line.startswith("#")]
+        stretch[path.stem] = {task for task in points[path.stem]
+                              if any(f"Task {task}" in h and "stretch" in h for h in headings)}
+    return points, stretch
+
+
+def points_table() -> str:
+    points, stretch = notebook_points()
+    lines = ["| notebook | tasks: points | total |", "|---|---|---|"]
+    for notebook, tasks in points.items():
+        listed = ", ".join(f"{task}: {p}" + (" (stretch)" if task in stretch[notebook] else "") for task, p in tasks.items())
+        lines.append(f"| `{notebook}` | {listed} | {sum(tasks.values())} |")
+    return "\n".join(lines)
+
+
+def test_students_md_points_are_the_notebooks():
+    """docs/students.md's table of points is the one the notebooks' grade cells give (a failure
+    prints the table to paste), and every "N of its M points" there or in a notebook is right."""
+    text = (DOCS / "students.md").read_text()
+    table = points_table()
+    assert table in text, f"docs/students.md's points table is not the notebooks'; the notebooks give:\n{table}"
+    points, stretch = notebook_points()
+    sources = {"students.md": text} | {p.stem: p.read_text() for p in sorted(SOLUTIONS.glob("*.ipynb"))}
+    claims = 0
+    for where, source in sources.items():
+        for task, part, total in re.findall(r"Task (\d+\.\d+)[^.\n]*?\D(\d+) of (?:its|the notebook's|the)\s+(\d+) points",
+                                            source.replace("\\n\",\n    \"", " ")):
+            notebook = next(nb for nb in points if nb.startswith(f"{int(task.split('.')[0]):02d}_"))
+            assert (int(part), int(total)) == (points[notebook][task], sum(points[notebook].values())), (
+                f"{where}: Task {task} is {part} of {total} points, but {notebook}'s grade cells give "
+                f"{points[notebook][task]} of {sum(points[notebook].values())}")
+            claims += 1
+    assert claims >= 3  # students.md's stretch tasks, 03's and 06's intros
