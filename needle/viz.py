@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .adjoint_causes import explain, ones_out_grad, record_backward
 from .autograd import Tensor, TensorTuple, Value, find_topo_sort, no_grad
 from .gradcheck import as_float64, node_adjoints, op_adjoints
 from .nn import Parameter
@@ -605,6 +606,7 @@ class WrongNode:
     got: Any
     problem: str
     out_grad: Any = None
+    details: tuple = ()  # debug_adjoints: what the node was sent and when it was visited, a line each
 
 
 @dataclass(frozen=True)
@@ -663,6 +665,7 @@ class GradientReport:
                 f"  expected   {_few(f.expected)}   (float64 central differences of sum(output * out_grad) w.r.t. this node)",
                 f"  got        {_few(f.got)}   (its .grad)",
             ]
+            lines += [f"  {'seen' if i == 0 else '':10s} {line}" for i, line in enumerate(f.details)]
         worst = _worst(f.got, f.expected)
         if worst is not None:
             index, error = worst
@@ -710,9 +713,13 @@ def debug_gradients(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: fl
     return GradientReport(output, "gradient", checks, first)
 
 
-def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: float = 1e-4,
+def debug_adjoints(output: Value, out_grad=None, *, backward=None, eps: float = 1e-6, rtol: float = 1e-4,
                    atol: float = 1e-6) -> GradientReport:
     """Check the adjoint a backward pass stored in each node's ``.grad``.
+
+    ``backward``: your reverse-mode AD (``compute_gradient_of_variables``), run here as
+    ``backward(output, out_grad)`` with every op gradient call recorded, so that the report can
+    say in which order the nodes were visited; without it, run your backward first.
 
     After a reverse-mode AD pass from ``output`` with output adjoint ``out_grad`` (default:
     ones of the output's shape), every node that requires grad should hold in ``.grad`` a
@@ -724,10 +731,16 @@ def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: flo
     ops' ``compute``: no gradient is trusted. Constants (requires_grad=False) are not checked.
 
     The first wrong node is the first in reverse topological order (each node after all of its
-    users, as backward visits them), so every node that uses it has the right adjoint. Costs two
-    forward passes per element of every node: for graphs of tens of nodes.
+    users, as backward visits them), so every node that uses it has the right adjoint. The
+    report says what differs (expected and got, the partial adjoints from each use and which add
+    up to .grad; with ``backward``, when each node was visited) and names a cause only where it
+    is certain (needle.adjoint_causes). Costs two forward passes per element of every node: for
+    graphs of tens of nodes.
     """
     order = _graph(output, "debug_adjoints")
+    trace = None
+    if backward is not None:
+        trace = record_backward(backward, output, out_grad if out_grad is not None else ones_out_grad(output))
     if out_grad is None:
         value = output.realize_cached_data()
         weights = tuple(np.ones_like(a, dtype=np.float64) for a in value) if isinstance(value, tuple) \
@@ -735,18 +748,21 @@ def debug_adjoints(output: Value, out_grad=None, *, eps: float = 1e-6, rtol: flo
     else:
         weights = _out_grad(output, out_grad, "debug_adjoints")
     expected = node_adjoints(order, weights, eps)
-    uses = Counter(id(x) for v in order for x in v.inputs)
+    expected_by_id = {id(v): want for v, want in zip(order, expected)}
     checked = [(v, want) for v, want in zip(order, expected) if v.requires_grad and want is not None][::-1]
     stored = [_stored(v.grad) for v, _ in checked]
     checks, first = [], None
     for (v, want), (got, form) in zip(checked, stored):
         error, problem = _compare(got, want, form, rtol, atol)
-        if problem == "wrong values" or form:
-            problem = _adjoint_problem(v, output, form, uses[id(v)], checked, stored)
+        details = []
+        if problem == "wrong values" and v is not output and first is None:
+            problem, details = explain(v, got, want, order, expected_by_id, trace, rtol, atol, eps)
+        elif problem == "wrong values" or form:
+            problem = _adjoint_problem(v, output, form, checked, stored)
         value = as_float64(v.realize_cached_data())
         checks.append(NodeCheck(v, _op_name(v), [_shape(value)], error, not problem, problem))
         if problem and first is None:
-            first = WrongNode(v, _op_name(v), None, [value], want, got, problem)
+            first = WrongNode(v, _op_name(v), None, [value], want, got, problem, details=tuple(details))
     return GradientReport(output, "adjoint", checks, first)
 
 
@@ -895,8 +911,9 @@ def _gradient_problem(op, values, i, got, want, rtol, atol, eps) -> str:
     return "wrong values"
 
 
-def _adjoint_problem(v: Value, output: Value, form: str, uses: int, checked: list, stored: list) -> str:
-    """What a wrong adjoint in ``v.grad`` most likely means, judged from the whole graph."""
+def _adjoint_problem(v: Value, output: Value, form: str, checked: list, stored: list) -> str:
+    """What a missing or malformed ``v.grad``, or a wrong one on the output, means, judged from
+    the whole graph (wrong values elsewhere: needle.adjoint_causes.explain)."""
     others_have_grad = any(got is not None for (u, _), (got, _) in zip(checked, stored) if u is not output)
     leaves_have_grad = any(got is not None for (u, _), (got, _) in zip(checked, stored) if u.op is None)
     if form and v.grad is None:
@@ -912,11 +929,7 @@ def _adjoint_problem(v: Value, output: Value, form: str, uses: int, checked: lis
         return form
     if v is output:
         return "the output's .grad must be out_grad itself: start from out_grad"
-    if uses > 1:
-        return (f"this node is used {uses} times: its adjoint is the sum of the partial adjoints from every use "
-                f"(every node that uses it has the right adjoint)")
-    return ("the one node that uses it has the right adjoint: the partial adjoint its op's gradient sends here "
-            "(debug_gradients checks it) was lost or changed on the way to this node's .grad")
+    return "wrong values"
 
 
 def _named(f: WrongNode, labels: dict | None) -> str:

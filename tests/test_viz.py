@@ -537,7 +537,10 @@ def test_debug_adjoints_finds_an_overwritten_adjoint_of_a_shared_node():
     # dy/ds = 2s + 1 = 7, times the output's adjoint 2: 14
     np.testing.assert_allclose(f.expected, [14.0], rtol=1e-8)
     np.testing.assert_array_equal(f.got, [12.0])
-    assert "used 3 times: its adjoint is the sum of the partial adjoints from every use" in f.problem
+    # without the order of the visits, two mistakes give this: both named, neither asserted
+    assert f.problem.startswith("wrong values: .grad holds the partial adjoints of uses 1 and 2 only, of 3: either they "
+                                "are not all summed, or this leaf got its .grad before its other users had sent theirs")
+    assert "this leaf is used 3 times" in f.details[0]
     assert [n.ok for n in report.nodes] == [True, True, False]
 
 
@@ -725,3 +728,157 @@ def test_numbers_keep_the_digits_that_tell_nearby_values_apart_within_a_box_line
     assert line == "value [0.123, -0.235, 0.346, -0.457]"  # 4 numbers: 3 digits fit, 5 would not
     m = ndl.Tensor([[1.5], [2.25]])
     assert box_named(draw_graph(m, labels={m: "m"}).ax, "m").get_text().endswith("value [[1.5], [2.25]]")
+
+
+# --- the debugger names a cause only where it is certain (issue 47) ------------------------------
+import re  # noqa: E402
+from collections import deque  # noqa: E402
+
+from needle.autograd import Value, find_topo_sort  # noqa: E402
+
+
+def _backward_over(order, output, out_grad, passed_on=lambda partial, adjoint: partial, keep=None):
+    """Visit ``order`` (output first); sum each node's partial adjoints (or keep one of them, with
+    ``keep``) into .grad; send each input ``passed_on(partial, adjoint)``."""
+    partials = {id(output): [out_grad]}
+    for node in order:
+        received = partials.pop(id(node), [])
+        if not received:
+            continue
+        adjoint = received[-1] if keep else received[0]
+        for p in ([] if keep else received[1:]):
+            adjoint = adjoint + p
+        node.grad = adjoint
+        if node.op is not None:
+            for x, p in zip(node.inputs, node.op.gradient_as_tuple(adjoint, node)):
+                if p is not None:
+                    partials.setdefault(id(x), []).append(passed_on(p, adjoint))
+
+
+def right(output, out_grad):
+    _backward_over(reversed(find_topo_sort([output])), output, out_grad)
+
+
+def overwrites(output, out_grad):
+    """Missing sum: each partial adjoint stored in place of the previous one (the last is kept)."""
+    _backward_over(reversed(find_topo_sort([output])), output, out_grad, keep=True)
+
+
+def chain_rule_twice(output, out_grad):
+    _backward_over(reversed(find_topo_sort([output])), output, out_grad, passed_on=lambda p, adjoint: p * adjoint)
+
+
+def breadth_first(output, out_grad):
+    """Order: nodes visited as a queue from the output reaches them, not in reverse topological order."""
+    order, queue, seen = [], deque([output]), {id(output)}
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for x in node.inputs:
+            if id(x) not in seen:
+                seen.add(id(x))
+                queue.append(x)
+    _backward_over(order, output, out_grad)
+
+
+def pre_order(output, out_grad):
+    """Order: the reverse of a pre-order "topological sort" (each node listed before its inputs)."""
+    order, seen, stack = [], set(), [output]
+    while stack:
+        node = stack.pop()
+        if id(node) not in seen:
+            seen.add(id(node))
+            order.append(node)
+            stack.extend(node.inputs)
+    _backward_over(order, output, out_grad)
+
+
+TRUE_CAUSE = {overwrites: "sum", chain_rule_twice: "twice", breadth_first: "order", pre_order: "order"}
+CAUSES = {"visited before one of its users": "order", "its user ": "order", "partial adjoints not summed": "sum",
+          "chain rule applied twice": "twice", "a wrong op gradient": "gradient", "its .grad is not what it was sent": "lost",
+          "wrong values": None}
+
+
+def planted_graphs():
+    """(name, output, out_grad): a diamond, a chain that uses its input again at the end, a node
+    used three times, a leaf used by the output and by an input of the output, an inner node used three times."""
+    x = f64([1.5])
+    yield "diamond", ops.exp(x * 2.0) * (x * 3.0), f64([1.0])
+    x = f64([0.7])
+    yield "chain", ((x * 3.0) * 5.0) * x, f64([2.0])
+    s = f64([3.0])
+    yield "used three times", s * s + s, f64([2.0])
+    x = f64([1.2])
+    yield "x + 2x", x + x * 2.0, f64([1.0])
+    x = f64([1.2])
+    a = x * 2.0
+    yield "inner node used three times", (a * a + a) * x, f64([1.0])
+
+
+def named_cause(problem: str):
+    return next(cause for start, cause in CAUSES.items() if problem.startswith(start))
+
+
+def test_debug_adjoints_names_the_planted_cause_or_none_never_a_wrong_one():
+    named = {}
+    for mistake, true in TRUE_CAUSE.items():
+        for name, output, out_grad in planted_graphs():
+            for recorded in (True, False):
+                for v in find_topo_sort([output]):
+                    v.grad = None
+                if recorded:
+                    report = debug_adjoints(output, out_grad, backward=mistake)
+                else:
+                    mistake(output, out_grad)
+                    report = debug_adjoints(output, out_grad)
+                if report.ok:  # the mistake makes no difference on this graph (an order that happens to be right)
+                    continue
+                f = report.first_wrong
+                cause = named_cause(f.problem)
+                assert cause in (None, true), f"{mistake.__name__} on {name}: named {cause!r}:\n{report}"
+                named[(mistake.__name__, name, recorded)] = cause
+                # what differs, always: the uses and the partial adjoints, expected and got
+                assert re.match(r"(this leaf|the \w+(\(\S+\))? node) is used (once|twice|\d+ times): ", f.details[0])
+                assert any(line.startswith("the partial adjoints it ") for line in f.details)
+                assert f.got is not None and not np.allclose(f.got, f.expected)
+    # with the visits recorded, the certain causes are named ...
+    assert named[("overwrites", "used three times", True)] == "sum"
+    assert named[("overwrites", "diamond", True)] == "sum"
+    assert named[("overwrites", "inner node used three times", True)] == "sum"
+    assert named[("pre_order", "inner node used three times", True)] == "order"
+    twice = [k for k in named if k[0] == "chain_rule_twice"]
+    assert len(twice) >= 6 and all(named[k] == "twice" for k in twice)
+    # ... and a leaf whose .grad was set before one of its users had sent its partial adjoint may
+    # have been visited too early or may have dropped that partial: no cause named
+    assert named[("breadth_first", "x + 2x", True)] is None and named[("pre_order", "chain", True)] is None
+    # without the order, a missing sum and an order mistake look the same: neither is named
+    assert named[("overwrites", "used three times", False)] is None
+    assert named[("pre_order", "inner node used three times", False)] is None
+
+
+def test_an_order_mistake_is_named_with_the_steps_that_show_it():
+    x = f64([1.2])
+    a = x * 2.0
+    out = (a * a + a) * x
+    f = debug_adjoints(out, f64([1.0]), backward=pre_order).first_wrong
+    assert f.problem.startswith("visited before one of its users: the MulScalar(2) node at step 2, its user the EWiseMul "
+                                "node at step 3"), f.problem
+    assert "the MulScalar(2) node was visited at step 2 of 4" in f.details
+    assert "its .grad equals the partial adjoints of use 3 only, of 3" in f.details
+
+
+def test_recording_a_backward_leaves_needle_as_it_was():
+    slot, add_gradient = Value.__dict__["grad"], ops.EWiseAdd.__dict__["gradient"]
+    s = f64([3.0])
+    y = s * s + s
+
+    def raises(output, out_grad):
+        right(output, out_grad)
+        raise ZeroDivisionError("the student's own error")
+
+    with pytest.raises(ZeroDivisionError, match="the student's own error"):
+        debug_adjoints(y, f64([1.0]), backward=raises)
+    assert Value.__dict__["grad"] is slot and ops.EWiseAdd.__dict__["gradient"] is add_gradient
+    assert not [cls for cls in (ops.EWiseAdd, ops.EWiseMul) if "recording" in cls.gradient.__qualname__]
+    report = debug_adjoints(y, f64([1.0]), backward=right)
+    assert report.ok and np.allclose(s.grad.numpy(), [7.0])
