@@ -39,6 +39,12 @@ MAX_JSON_STRINGS = 1_000_000
 # above) took 9 GB in the grader's own process, and its worker timed out compiling it, which was
 # reported as the grader's failure (red team, round 9).
 MAX_CELL_CODE = 256 * 1024
+# And of the whole notebook: the course's largest holds 40 KB of code in 6,500 syntax-tree nodes.
+# 52 cells of 250 KB of list literals (13 MB, each under the cell's cap) cost the grader's own
+# processes 131 CPU seconds to read, parse and review (red team, round 12).
+MAX_NOTEBOOK_CODE = 1024 * 1024
+MAX_AST_NODES = 200_000
+_KEEP_DATA_OUT = "keep data out of the code (load it, or compute it)"
 SETUP_TAG = "setup"
 
 
@@ -84,6 +90,10 @@ class _TooMany(Exception):
 
 class UnreadableNotebook(ValueError):
     """The submission cannot be read as a notebook; the message says why (no content)."""
+
+
+class CodeTooLarge(UnreadableNotebook):
+    """The submission holds more code than the grader reads: the student's, never the grader's."""
 
 
 def read_bytes_safely(path: Path, limit: int | None = None) -> bytes:
@@ -154,8 +164,32 @@ def read_notebook(path: Path) -> dict:
         if cell.get("cell_type") == "code" and len(source_of(cell)) > MAX_CELL_CODE:
             raise UnreadableNotebook(
                 f"cell {number} holds {len(source_of(cell)) // 1024} KB of code, over the {MAX_CELL_CODE // 1024} KB "
-                f"a cell may hold: keep data out of the code (load it, or compute it)")
+                f"a cell may hold: {_KEEP_DATA_OUT}")
+    code = code_bytes(raw)
+    if code > MAX_NOTEBOOK_CODE:
+        raise CodeTooLarge(f"your notebook's code is too large to grade: its code cells hold {code // 1024} KB, over "
+                           f"the {MAX_NOTEBOOK_CODE // 1024} KB a notebook may hold; {_KEEP_DATA_OUT}")
     return raw
+
+
+def code_bytes(nb: dict) -> int:
+    """Characters of code in the notebook's code cells."""
+    return sum(len(source_of(c)) for c in nb["cells"] if c.get("cell_type") == "code")
+
+
+def check_syntax_size(cells: list[str]) -> None:
+    """CodeTooLarge if the cells parse into more than MAX_AST_NODES syntax-tree nodes (a cell
+    that does not parse counts for nothing: it defines nothing)."""
+    nodes = 0
+    for source in cells:
+        try:
+            tree = ast.parse(strip_magics(source))
+        except (SyntaxError, ValueError, OverflowError, RecursionError):
+            continue
+        nodes += sum(1 for _ in ast.walk(tree))
+        if nodes > MAX_AST_NODES:
+            raise CodeTooLarge(f"your notebook's code is too large to grade: it parses into over {MAX_AST_NODES:,} "
+                               f"syntax-tree nodes (the course's largest notebook, about 6,500); {_KEEP_DATA_OUT}")
 
 
 def _nbgrader(cell) -> dict:

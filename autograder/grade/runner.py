@@ -11,7 +11,7 @@ from ..plugin import GradingPlugin, submission_seed
 from ..results import NotebookResult, TestResult
 from ..suite import KNOWN_EXCEPTIONS, Delegated, StudentCodeError, describe_outcome
 from ..suiterun import collect_tests, run_suite
-from . import hints
+from . import bounded, hints
 from .review import review_flags
 from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
 
@@ -78,6 +78,17 @@ def _does_not_compile(cells: list[str], name) -> str:
     return ""
 
 
+UNREVIEWED = "its code could not be reviewed within the review's CPU and memory budget"
+
+
+def _grading_cells(source: dict, submitted: dict) -> list[str]:
+    """The cells the worker runs (``notebook.grading_code``), CodeTooLarge if they parse into
+    more syntax than the grader reads."""
+    cells = nbmod.grading_code(source, submitted)
+    nbmod.check_syntax_size(cells)
+    return cells
+
+
 def zero_results(assignment: Assignment, notebook: str, message: str, reason: str = "error") -> list[TestResult]:
     return [TestResult(test, name, task, points, 0.0, "failed", message, reason)
             for test, name, task, points in collect_tests(assignment.suite(notebook))]
@@ -89,9 +100,11 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     result = NotebookResult(student, notebook)
     try:
         source = nbmod.read_notebook(assignment.source_notebook(notebook))
-        cells = nbmod.grading_code(source, nbmod.read_notebook(submission))
-    except nbmod.UnreadableNotebook as exc:
-        result.error = f"could not read the notebook: {exc}"
+        submitted = nbmod.read_notebook(submission)
+        size = nbmod.code_bytes(submitted)
+        cells = bounded.within_budget(size, _grading_cells, source, submitted)
+    except nbmod.UnreadableNotebook as exc:  # too large included: the submission's, so no retry
+        result.error = str(exc) if isinstance(exc, nbmod.CodeTooLarge) else f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, notebook, result.error)
         return result
     setup = {nbmod.source_of(c) for c in source["cells"] if nbmod.is_setup(c)}
@@ -107,6 +120,9 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
     finally:
         result.isolation = dict(session.enforced)
         session.close()
-    result.review = review_flags(cells, setup, plugin.declared)
+    try:
+        result.review = bounded.within_budget(size, review_flags, cells, setup, plugin.declared)
+    except nbmod.CodeTooLarge:
+        result.review = [UNREVIEWED]
     result.tests = plugin.results
     return result
