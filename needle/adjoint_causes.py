@@ -142,12 +142,12 @@ def explain(v: Value, got, want, order: list, expected: dict, trace: BackwardTra
                      if trace.stored_after(v) else f"{name}'s .grad was last set before step 0")
     # what each use should send (central differences, from its user's expected adjoint) and, when
     # the pass was recorded, what it did send
-    should = [_should_send(u, expected, eps) for u in uses]
+    should = [partial_adjoint(u, expected, eps) for u in uses]
     sent = [_sent(u, trace) for u in uses] if trace is not None else None
     partials = sent if sent is not None else should
     facts.append(("the partial adjoints it was sent: " if sent is not None else "the partial adjoints it should receive: ")
                  + "; ".join(f"use {i + 1}: {_few(p)}" for i, p in enumerate(partials)))
-    reached = _matching_uses(got, partials, rtol, atol)
+    reached = matching_uses(got, partials, rtol, atol)
     if reached is not None:
         facts.append(_reached_text(reached, len(uses)))
 
@@ -248,7 +248,7 @@ def _chain_twice(got, uses, sent, trace, rtol, atol) -> bool:
 
 
 # --- the partial adjoints ------------------------------------------------------------------------
-def _should_send(use: Use, expected: dict, eps: float):
+def partial_adjoint(use: Use, expected: dict, eps: float = 1e-6):
     """The partial adjoint ``use.user`` should send its input ``use.index``: its expected adjoint
     through its op's compute, by central differences (no gradient trusted)."""
     adjoint = expected.get(id(use.user))
@@ -268,7 +268,7 @@ def _sent(use: Use, trace: BackwardTrace):
     return _sum(parts) if parts else None
 
 
-def _matching_uses(got, partials: list, rtol, atol) -> list[int] | None:
+def matching_uses(got, partials: list, rtol, atol) -> list[int] | None:
     """The smallest set of uses (indices) whose partial adjoints add up to ``got``, None if none does."""
     if got is None or isinstance(got, tuple) or len(partials) > MAX_USES_MATCHED:
         return None

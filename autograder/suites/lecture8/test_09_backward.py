@@ -12,13 +12,16 @@ One mistake, one hint: a wrong adjoint is named by its symptom, judged in the or
 visits the nodes (the first wrong node has right adjoints in every node that uses it):
 .grad left None (on the inner nodes only: leaves only; everywhere but the output: the
 adjoint never travelled, the order was not reverse topological), a numpy array, the output's
-adjoint not out_grad, a node used several times (the partial adjoints not summed). When the
-adjoints are wrong and the student's find_topo_sort gives a wrong order on the same graph, the
-hint is that order's problem.
+adjoint not out_grad, a node used once or several times with the wrong values. The adjoints
+alone do not tell a missing sum from a node visited too early (both leave some partial adjoints
+out of .grad), so such a hint says which partials .grad holds and names both; a cause is named
+alone only when it is certain: the chain rule applied twice (values no other mistake gives), or,
+when the student's find_topo_sort gives a wrong order on the same graph, that order's problem.
 """
 import numpy as np
 
 from autograder.suite import StudentCodeError, graded, load_probes
+from needle.adjoint_causes import matching_uses, partial_adjoint, uses_of
 from needle.autograd import Value
 from needle.gradcheck import node_adjoints
 
@@ -308,10 +311,15 @@ ADJOINT_PROBLEMS = {
     "tuple": "a TensorTuple node's .grad must be a TensorTuple (its adjoint has one slot per output), a Tensor node's a Tensor",
     "shape": "a node's .grad has the wrong shape: a node's adjoint has the node's own shape",
     "output": "the output's .grad must be out_grad itself: start from out_grad (not ones)",
-    "shared": ("a node used several times got the wrong adjoint: its adjoint is the sum of the partial adjoints from "
-               "every use (two uses, two partial adjoints)"),
-    "single": ("a node used once got the wrong adjoint although the node using it has the right one: store exactly the "
-               "partial adjoint its user's op.gradient sends it"),
+    # wrong values: filled in by wrong_values_hint (what .grad holds), both possible causes named
+    "shared": ("a node used {uses} times got the wrong adjoint, though every node that uses it has the right one{held}. "
+               "Its adjoint is the sum of the partial adjoints from every use, all of them sent before it is visited: "
+               "either some are not summed in, or it is visited before one of its users has sent its partial (visit the "
+               "nodes in reverse topological order, each after all of its users)"),
+    "single": ("a node used once got the wrong adjoint, though the node using it has the right one{held}. Either that "
+               "user passed on an adjoint other than its own (it was visited before all of its partial adjoints had "
+               "arrived: visit the nodes in reverse topological order), or the partial adjoint its op.gradient returned "
+               "changed on the way to .grad (store exactly that partial)"),
     "aborted": ("compute_gradient_of_variables calls the ops' gradients once per path: a graph of 62 nodes has about "
                 "4 x 10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
     "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
@@ -354,6 +362,12 @@ def adjoint_problem(grads: list, nodes: list, picked: list, expected: list) -> s
     """The problem of the first wrong adjoint in reverse topological order, named by its
     symptom. ``grads`` is what the probe found in the nodes numbered ``picked`` (from the graph
     ``nodes``), ``expected`` their adjoints (None for a node not checked: a constant)."""
+    return first_wrong(grads, nodes, picked, expected)[0]
+
+
+def first_wrong(grads: list, nodes: list, picked: list, expected: list) -> tuple:
+    """(adjoint_problem's problem, the node's number, what its .grad holds) of the first wrong
+    adjoint in reverse topological order; (None, None, None) when every adjoint is right."""
     output = nodes[-1]
     uses = {}
     for v in nodes:
@@ -364,22 +378,40 @@ def adjoint_problem(grads: list, nodes: list, picked: list, expected: list) -> s
     checked = sorted(((i, nodes[i], g, want) for i, g, want in zip(picked, grads, expected, strict=True)
                       if want is not None and nodes[i].requires_grad), key=lambda c: -c[0])
     has_grad = [v for _, v, g, _ in checked if g["kind"] != "none"]
-    for _, v, g, want in checked:
+    for i, v, g, want in checked:
         problem = _judge(g, want)
         if problem is None:
             continue
         if problem == "none":
             if v.op is not None and any(u.op is None for u in has_grad):
-                return "leaves only"
+                return "leaves only", i, g
             if v is output:
-                return "output none"
+                return "output none", i, g
             if len(has_grad) == 1 and has_grad[0] is output:
-                return "only output"
-            return "none"
+                return "only output", i, g
+            return "none", i, g
         if problem == "values":
-            return "output" if v is output else "shared" if uses.get(id(v), 0) > 1 else "single"
-        return problem
-    return None
+            return ("output" if v is output else "shared" if uses.get(id(v), 0) > 1 else "single"), i, g
+        return problem, i, g
+    return None, None, None
+
+
+def wrong_values_hint(problem: str, number: int, grad: dict, graph: str, out_grad, **kwargs) -> str:
+    """The hint "shared" or "single" for node ``number``, whose .grad holds ``grad``: which of the
+    partial adjoints its uses send (each computed here from its user's adjoint, by central
+    differences) add up to what it holds."""
+    nodes = numbered(graph, **kwargs)
+    v = nodes[number]
+    uses = uses_of(v, nodes)
+    held = ""
+    if grad["kind"] == "tensor" and not isinstance(grad["value"], tuple):
+        adjoints = {id(u): a for u, a in zip(nodes, reference(graph, out_grad, **kwargs))}
+        reached = matching_uses(grad["value"], [partial_adjoint(u, adjoints) for u in uses], RTOL, ATOL)
+        if reached is None:
+            held = " (its .grad is no sum of the partial adjoints its uses send)"
+        elif len(uses) > 1:
+            held = f" (its .grad holds the partial adjoints of {len(reached)} of its {len(uses)} uses)"
+    return ADJOINT_PROBLEMS[problem].format(uses=len(uses), held=held)
 
 
 def check_backward(observe, graph: str, out_grad, expected: list, picked: list | None = None,
@@ -401,6 +433,9 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     walk = _topo_problem_of_student(observe, graph, reads_per_node, **kwargs)
     assert walk is None, "compute_gradient_of_variables walks your find_topo_sort's order, which is wrong here: " + TOPO_PROBLEMS[walk]
     assert problem not in ("single", "shared") or not chains_twice(observe), CHAIN_TWICE
+    if problem in ("single", "shared"):
+        _, i, grad = first_wrong(f["grads"], nodes, picked, expected)
+        assert False, wrong_values_hint(problem, i, grad, graph, out_grad, **kwargs)
     assert False, ADJOINT_PROBLEMS[problem]
 
 
