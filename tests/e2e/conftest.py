@@ -11,6 +11,7 @@ Chromium is the system's (Debian's ``chromium`` package), not a Playwright downl
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -198,6 +199,39 @@ def _stop(lab: Lab, process: subprocess.Popen, runtime: Path) -> None:
                 pass
 
 
+@contextlib.contextmanager
+def serving(command: list[str], cwd: Path, env: dict, lab: Lab):
+    """Run the JupyterLab ``command`` (its output to ``lab.log``) until it answers on ``lab.url``;
+    yield; stop it, its kernels with it, even on failure."""
+    with open(lab.log, "wb") as log_file:
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"JupyterLab exited with {process.returncode} before serving; log:\n{lab.log.read_text()[-3000:]}")
+            try:
+                lab.api("GET", "/api/status", timeout=5)
+                break
+            except (OSError, urllib.error.URLError):
+                if time.monotonic() > deadline:
+                    pytest.fail(f"JupyterLab did not answer on {lab.url} within {SERVER_START_TIMEOUT} s; log:\n{lab.log.read_text()[-3000:]}")
+                time.sleep(0.5)
+        yield lab
+    finally:
+        _stop(lab, process, Path(env["JUPYTER_RUNTIME_DIR"]))
+
+
+def new_lab(root: Path, log: Path) -> Lab:
+    """A Lab on a free port of 127.0.0.1 with a fresh token, serving ``root``."""
+    return Lab(f"http://127.0.0.1:{_free_port()}", secrets.token_hex(16), root, log)
+
+
+def as_root_flags() -> list[str]:
+    return ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []
+
+
 @pytest.fixture
 def lab(tmp_path: Path, artifacts: Path):
     """JupyterLab serving a scratch copy of course/lecture8 on 127.0.0.1 (free port, token).
@@ -208,30 +242,11 @@ def lab(tmp_path: Path, artifacts: Path):
     root = tmp_path / "e2e-student" / "lecture8"
     shutil.copytree(RELEASE, root)
     env = _lab_environment(tmp_path / "jupyter")
-    port, token = _free_port(), secrets.token_hex(16)
-    log = artifacts / "jupyterlab.log"
+    lab = new_lab(root, artifacts / "jupyterlab.log")
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-        "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={lab.url.rsplit(':', 1)[1]}",
+        "--ServerApp.port_retries=0", f"--IdentityProvider.token={lab.token}", f"--ServerApp.root_dir={root}",
+        *as_root_flags(),
     ]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    lab = Lab(f"http://127.0.0.1:{port}", token, root, log)
-    with open(log, "wb") as log_file:
-        process = subprocess.Popen(command, cwd=root, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"JupyterLab exited with {process.returncode} before serving; log:\n{log.read_text()[-3000:]}")
-            try:
-                lab.api("GET", "/api/status", timeout=5)
-                break
-            except (OSError, urllib.error.URLError):
-                if time.monotonic() > deadline:
-                    pytest.fail(f"JupyterLab did not answer on {lab.url} within {SERVER_START_TIMEOUT} s; log:\n{log.read_text()[-3000:]}")
-                time.sleep(0.5)
+    with serving(command, root, env, lab):
         yield lab
-    finally:
-        _stop(lab, process, Path(env["JUPYTER_RUNTIME_DIR"]))

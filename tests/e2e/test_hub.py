@@ -26,6 +26,7 @@ import asyncio
 import csv
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -388,9 +389,14 @@ def test_the_class_on_jupyterhub(hub):
         pages = sorted(e["name"] for e in s.server("GET", f"/api/contents/{urllib.parse.quote(folder)}")["content"])
         assert pages == [n.replace(".ipynb", ".html") for n in released]
         graders_page = (hub["root"] / "grades" / s.name / "feedback.html").read_text(encoding="utf-8")
+        sections = sorted(re.findall(r"<h2 id='([^']+)'>", graders_page))
         for page in pages:
             model = s.server("GET", f"/api/contents/{urllib.parse.quote(folder + '/' + page)}?content=1&type=file&format=text")
-            assert model["content"] == graders_page, f"{s.name}'s {page} is not the grader's feedback page"
+            # the grader's page of this student, opening on the notebook it is the feedback of
+            opened = re.findall(r"<h2 id='([^']+)'>", model["content"])
+            assert opened and opened[0] == page.removesuffix(".html") and sorted(opened) == sections, (
+                f"{s.name}'s {page} is not the grader's feedback page opening on its notebook")
+            assert f"<h1>Feedback for {s.name}</h1>" in model["content"]
         assert f"Feedback for {s.name}" in graders_page
         for marker in HIDDEN_MARKERS:
             assert marker not in graders_page

@@ -54,11 +54,14 @@ class CheckedSubmit(ExchangeSubmit):
         super().check_filename_diff()
         untouched, compared = untouched_notebooks(self.src_path, self.release_path)
         if compared and len(untouched) == len(compared):
+            # The panel shows this under a traceback, in a box as wide as its longest line: short lines.
             self.fail(
-                f"Not submitted: the notebooks in {self.src_path} are the release as fetched (no "
-                f"'# YOUR CODE HERE' cell has changed), so they would be graded as empty. Submit sends "
-                f"exactly this folder: open its notebooks in JupyterLab's file browser, save your work "
-                f"there (File > Save Notebook), then submit again.")
+                "Not submitted: nothing has changed since you fetched it.\n"
+                f"Submit sends the notebooks of this folder:\n    {self.src_path}\n"
+                "and every '# YOUR CODE HERE' cell there still holds the release's code,\n"
+                "so they would be graded as empty. Open them from this folder in\n"
+                "JupyterLab's file browser, save your work (File > Save Notebook),\n"
+                "then submit again.")
         if untouched:
             self.log.warning("Submitting %s with these notebooks as released (unchanged): %s",
                              self.coursedir.assignment_id, ", ".join(untouched))
