@@ -185,7 +185,7 @@ student-repo:
 	  echo "make student-repo: $(STUDENT_REPO) holds other files; choose an empty or new folder with STUDENT_REPO=DIR" >&2; exit 1; fi
 	rm -rf '$(STUDENT_REPO)' && mkdir -p '$(STUDENT_REPO)'
 	tar -cf - --exclude=__pycache__ --exclude=.ipynb_checkpoints course needle | tar -xf - -C '$(STUDENT_REPO)'
-	cp -r deploy/jupyterhub/student '$(STUDENT_REPO)/jupyter-config'
+	mkdir '$(STUDENT_REPO)/jupyter-config' && tar -cf - --exclude=__pycache__ -C deploy/jupyterhub/student . | tar -xf - -C '$(STUDENT_REPO)/jupyter-config'
 	cp deploy/student-repo/Makefile deploy/student-repo/README.md deploy/student-repo/pyproject.toml deploy/student-repo/foreground.py '$(STUDENT_REPO)/'
 	cp deploy/student-repo/gitignore '$(STUDENT_REPO)/.gitignore'
 	touch '$(STUDENT_REPO)/.student-repo'

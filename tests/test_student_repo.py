@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-TOP_LEVEL = {".gitignore", ".student-repo", "Makefile", "README.md", "pyproject.toml", "course", "needle", "jupyter-config"}
+TOP_LEVEL = {".gitignore", ".student-repo", "Makefile", "README.md", "pyproject.toml", "foreground.py", "course", "needle",
+             "jupyter-config"}
 GRADER_PACKAGES = ("pytest", "hypothesis", "copydetect", "distributed", "nbclient")
 
 
@@ -85,9 +86,11 @@ def test_it_holds_the_course_needle_and_the_students_files_only(repo: Path) -> N
     # needle exactly as the instructor's: nothing added to it, nothing changed
     ours = {p.relative_to(ROOT / "needle"): p.read_bytes() for p in files(ROOT / "needle") if "__pycache__" not in p.parts}
     assert {p.relative_to(repo / "needle"): p.read_bytes() for p in files(repo / "needle")} == ours
-    for name in ("Makefile", "README.md", "pyproject.toml"):
+    for name in ("Makefile", "README.md", "pyproject.toml", "foreground.py"):
         assert (repo / name).read_bytes() == (ROOT / "deploy" / "student-repo" / name).read_bytes()
-    assert (repo / "jupyter-config" / "nbgrader_config.py").read_bytes() == (ROOT / "deploy/jupyterhub/student/nbgrader_config.py").read_bytes()
+    config = ROOT / "deploy" / "jupyterhub" / "student"
+    assert {p.relative_to(repo / "jupyter-config"): p.read_bytes() for p in files(repo / "jupyter-config")} == {
+        p.relative_to(config): p.read_bytes() for p in files(config) if "__pycache__" not in p.parts}
 
 
 def test_no_solution_line_outside_needle(repo: Path) -> None:
