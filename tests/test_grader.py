@@ -378,3 +378,38 @@ def test_a_suite_that_cannot_be_imported_is_a_clear_error(tmp_path, source, erro
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert proc.stderr.startswith(f"autograder: error: the hidden suite {suite} failed to import (test_02_detach.py: {error}")
     assert "Traceback" not in proc.stderr and not (out / "grades.csv").exists()
+
+
+def test_a_notebook_of_megabytes_of_literals_costs_seconds_and_is_the_students(release_root, tmp_path, private_tmp):
+    """52 added cells of 250 KB of list literals (13 MB, each cell under its cap) cost the grader's
+    own processes 131 CPU seconds and were reported as its own failure, retried 3 times (red team,
+    round 12). Graded beside an honest notebook in one batch: the whole run, every process of the
+    grader's included, takes a few CPU seconds; the large one scores 0 as the student's, too large
+    to grade; the honest one keeps full marks."""
+    import resource
+
+    import nbformat
+
+    root, notebook = tmp_path / "root", NOTEBOOKS[0]
+    shutil.copytree(release_root, root)
+    solved = nbformat.read(LECTURE8.source_notebook(notebook), 4)
+    for student in ("honest", "literals"):
+        (root / "submitted" / student / ASSIGNMENT).mkdir(parents=True)
+    nbformat.write(solved, root / "submitted" / "honest" / ASSIGNMENT / f"{notebook}.ipynb")
+    literal = ", ".join(str(i % 1000) for i in range(50_000))  # 250 KB
+    solved.cells += [nbformat.v4.new_code_cell(f"DATA_{k} = [{literal}]\n") for k in range(52)]
+    nbformat.write(solved, root / "submitted" / "literals" / ASSIGNMENT / f"{notebook}.ipynb")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    proc = grade_cli(root, "--out", tmp_path / "out", "--jobs", 2, TMPDIR=str(private_tmp))
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    print(f"the grader's processes: {cpu:.1f} CPU seconds")
+    assert cpu < 30, f"the grader's processes took {cpu:.1f} CPU seconds"  # 2.1 s here (2026-12-07); 131 s before
+    assert "NOT GRADED" not in proc.stdout and "internal grading error" not in proc.stdout + proc.stderr
+    totals = scores(tmp_path / "out")
+    assert totals[("honest", notebook)] == max_points()[notebook]
+    assert totals[("literals", notebook)] == 0
+    lost = [t for t in json.loads((tmp_path / "out" / "literals" / "results.json").read_text())["tests"]
+            if t["extra_data"]["notebook"] == notebook]
+    assert lost and all("your notebook's code is too large to grade" in t["output"] for t in lost)
