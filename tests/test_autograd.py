@@ -418,3 +418,29 @@ def test_find_topo_sort_puts_inputs_first():
     pos = {id(n): i for i, n in enumerate(order)}
     assert len(order) == 4
     assert pos[id(a)] < pos[id(c)] < pos[id(d)] and pos[id(b)] < pos[id(c)]
+
+
+def test_tensor_counter_reads_the_live_count_as_dlsys_hw2_reads_it():
+    """dlsys's hw2 memory checks read ``needle.autograd.TENSOR_COUNTER`` after a training loop and
+    expect the tensors alive then (it counted creations only: 9,984 where the test expects ~387)."""
+    import needle.optim as optim
+
+    gc.collect()
+    before = autograd.TENSOR_COUNTER
+    assert before == autograd.live_tensor_count()
+    w = ndl.nn.Parameter(ndl.Tensor(np.ones((3, 2), dtype=np.float32)))
+    opt = optim.SGD([w], lr=0.1)
+    x = ndl.Tensor(np.ones((4, 3), dtype=np.float32), requires_grad=False)
+    counts = []
+    for _ in range(5):  # each step builds and drops a graph: the count must not grow with the steps
+        opt.reset_grad()
+        ((x @ w) * (x @ w)).sum().backward()
+        opt.step()
+        counts.append(autograd.TENSOR_COUNTER)
+    assert counts == [counts[0]] * 5, counts
+    assert counts[0] == before + 3  # x, w and w.grad
+    del w, opt, x
+    gc.collect()
+    assert autograd.TENSOR_COUNTER == before
+    with pytest.raises(AttributeError, match="no attribute 'TENSOR_COUNTERS'"):
+        autograd.TENSOR_COUNTERS  # noqa: B018  (a typo is still an error)
