@@ -2,6 +2,7 @@
 import json
 import math
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -405,7 +406,7 @@ def test_late_policies_and_due_dates():
         parse_due("1 March")
     submitted = dt.datetime(2025, 3, 2, 15, 30, tzinfo=dt.timezone.utc)
     assert Deadline(due).late_seconds(submitted) == (27 * 60 + 30) * 60
-    assert duration(Deadline(due).late_seconds(submitted)) == "1 day 3 h" and duration(61) == "2 min"
+    assert duration(Deadline(due).late_seconds(submitted)) == "1 day 3 h 30 min" and duration(61) == "2 min"
 
 
 def test_submission_time_reads_nbgrader_timestamp_else_the_file_time(tmp_path):
@@ -599,6 +600,29 @@ def test_a_notebook_error_stands_for_its_tests_only_when_every_test_says_it():
         t.message = graded.error
     page = feedback_html("ann", [graded], "lecture8")
     assert "call reset_grad first" in page and page.count(graded.error) >= 1
+
+
+def test_a_notebooks_feedback_opens_on_it_headed_with_the_students_name():
+    """nbgrader delivers one page per notebook: 02_b's opens on 02_b (it said 01_a before), the
+    other notebooks follow in their order; the name nbgrader knows heads it, escaped."""
+    from autograder.export.report import feedback_html
+
+    graded, missing = _results()
+    third = _as_notebook(graded, "03_c")
+    plain = feedback_html("ann", [graded, missing, third], "lecture8")
+    assert re.findall(r"<h2 id='([^']+)'>", plain) == ["01_a", "02_b", "03_c"] and "<h1>Feedback for ann</h1>" in plain
+    page = feedback_html("ann", [graded, missing, third], "lecture8", name="Ann <Lee>", opened="02_b")
+    assert re.findall(r"<h2 id='([^']+)'>", page) == ["02_b", "01_a", "03_c"]
+    assert "<h1>Feedback for Ann &lt;Lee&gt; (ann)</h1>" in page and "<title>Feedback for Ann &lt;Lee&gt; (ann)</title>" in page
+    assert page.count("What to fix first") == plain.count("What to fix first")  # the same content, reordered
+    assert "02_b first" in page and "first;" not in plain
+    assert feedback_html("ann", [graded], "lecture8", opened="01_a").count("first;") == 0  # one notebook: nothing to say
+
+
+def _as_notebook(result, notebook: str):
+    from dataclasses import replace
+
+    return replace(result, notebook=notebook, tests=list(result.tests))
 
 
 def test_gradescope_shows_every_string_as_plain_text():

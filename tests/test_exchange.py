@@ -20,6 +20,7 @@ import csv
 import html
 import json
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -32,6 +33,8 @@ import pytest
 
 from autograder import demo
 from autograder.export.nbgrader_feedback import FeedbackProblem, place_feedback
+from autograder.export.report import save_result, write_reports
+from autograder.results import NotebookResult, TestResult
 from autograder.grade.submissions import report_name
 from conftest import LECTURE8, ROOT
 
@@ -159,7 +162,8 @@ def trip(tmp_path_factory):
     run_together([([NBGRADER, "submit", ASSIGNMENT, "--student", student], home, student_env(home, exchange))
                   for student, home in homes.items()])
 
-    # Instructor: collect, grade, feedback.
+    # Instructor: collect, grade, feedback. nbgrader's student list knows alice's name, not bob's.
+    run([NBGRADER, "db", "student", "add", "alice", "--first-name", "Alice", "--last-name", "Liddell"], root, instructor_env(root))
     run([NBGRADER, "collect", ASSIGNMENT], root, instructor_env(root))
     grades = root / "grades"
     run([sys.executable, *GRADE.split()[1:]], root, instructor_env(root))
@@ -209,21 +213,29 @@ def test_grades(trip):
     assert first_max > 0 and t["bob"] == (first_max, maximum)
 
 
+NAMES = {"alice": "Alice Liddell (alice)", "bob": "bob"}  # as the page heads them: nbgrader's student list
+
+
 def test_students_fetch_this_graders_feedback(trip):
+    """Each student fetches a page per notebook: the grader's page of their own submission (its
+    total, every notebook), headed with their name, opening on the notebook it is the feedback of."""
     notebooks = sorted(p.stem for p in (ROOT / "course" / ASSIGNMENT).glob("*.ipynb"))
     for student, home in trip["homes"].items():
         pages = fetched_pages(home)
         assert sorted(p.stem for p in pages) == notebooks, f"{student} fetched {pages}"
         assert len({p.parent for p in pages}) == 1  # one submission: feedback/<its timestamp>/
-        graders_page = (trip["grades"] / student / "feedback.html").read_bytes()
-        for page in pages:
-            assert page.read_bytes() == graders_page, f"{page} is not the grader's feedback page of {student}"
-        text = graders_page.decode()
+        graders_page = (trip["grades"] / student / "feedback.html").read_text(encoding="utf-8")
         score, maximum = totals(trip["grades"])[student]
-        assert f"Feedback for {student}" in text
-        assert f"{score:g} / {maximum:g}" in text
         other = "bob" if student == "alice" else "alice"
-        assert other not in text
+        for page in pages:
+            text = page.read_text(encoding="utf-8")
+            assert f"<h1>Feedback for {NAMES[student]}</h1>" in text, page
+            assert f"{score:g} / {maximum:g}" in text and other not in text, page
+            sections = re.findall(r"<h2 id='([^']+)'>", text)
+            assert sections[0] == page.stem, f"{page} opens on {sections[0]}, not on its own notebook"
+            assert sorted(sections) == sorted(re.findall(r"<h2 id='([^']+)'>", graders_page)), page
+            # the same tasks and messages as the grader's page, in the notebook order the page chose
+            assert sorted(re.findall(r"<h3>.*?</h3>", text)) == sorted(re.findall(r"<h3>.*?</h3>", graders_page)), page
 
 
 def test_feedback_holds_no_hidden_test_source(trip):
@@ -296,12 +308,24 @@ def _submission(root: Path, student: str, notebooks=("01_a", "02_b"), secret=Tru
     return sub
 
 
-def _graded(grades: Path, *students, page="<h1>Feedback for {s}</h1>"):
+def _graded(grades: Path, *students, page: str = ""):
+    """The grader's output for ``students`` (its store and reports): each fails one test of 01_a
+    with a message naming them, and passes 02_b. ``page``: a feedback.html written over the grader's."""
     grades.mkdir(exist_ok=True)
-    (grades / "grades.csv").write_text("student,notebook,test,score,max_score,status\n")
     for s in students:
-        (grades / s).mkdir()
-        (grades / s / "feedback.html").write_text(page.format(s=s))
+        for nb, status in (("01_a", "failed"), ("02_b", "passed")):
+            test = TestResult(f"test_{nb}", f"{nb} works", "1.1" if nb == "01_a" else "2.1", 1.0,
+                              1.0 if status == "passed" else 0.0, status, f"the message of {s}" if status == "failed" else "")
+            save_result(grades, NotebookResult(report_name(s), nb, [test], assignment=ASSIGNMENT))
+    write_reports(grades)
+    for s in students:
+        if page:
+            (grades / report_name(s) / "feedback.html").write_text(page.format(s=s))
+
+
+def _opens_on(page: Path) -> str:
+    """The notebook whose section a placed page shows first."""
+    return re.findall(r"<h2 id='([^']+)'>", page.read_text())[0]
 
 
 def test_place_feedback_writes_what_release_feedback_reads(tmp_path):
@@ -316,7 +340,8 @@ def test_place_feedback_writes_what_release_feedback_reads(tmp_path):
     assert placed.skipped == {}
     assert sorted(p.name for p in dest.iterdir()) == ["01_a.html", "02_b.html", "submission_secret.txt", "timestamp.txt"]
     for name in ("01_a.html", "02_b.html"):
-        assert (dest / name).read_text() == "<h1>Feedback for ann</h1>"
+        assert "<h1>Feedback for ann</h1>" in (dest / name).read_text() and "the message of ann" in (dest / name).read_text()
+        assert _opens_on(dest / name) == name.removesuffix(".html")
         assert stat.S_IMODE((dest / name).stat().st_mode) == 0o644
     assert (dest / "submission_secret.txt").read_text() == "secret-of-ann"
     assert (dest / "timestamp.txt").read_text() == "2020-01-01 00:00:00.000000 UTC"
@@ -346,15 +371,13 @@ def test_place_feedback_finds_an_escaped_name_and_no_folder_stands_for_another(t
     assert impostor.startswith("escaped-") and report_name(impostor) != impostor
     _submission(root, "josé")
     _submission(root, impostor)
-    grades.mkdir()
-    (grades / "grades.csv").write_text("student,notebook,test,score,max_score,status\n")
-    for folder in ("josé", impostor):
-        (grades / report_name(folder)).mkdir()
-        (grades / report_name(folder) / "feedback.html").write_text(f"<h1>Feedback for {folder}</h1>")
+    _graded(grades, "josé", impostor)
     placed = place_feedback(root, grades, ASSIGNMENT)
     assert placed.skipped == {} and sorted(placed.written) == sorted(["josé", impostor])
-    for folder in ("josé", impostor):
-        assert (root / "feedback" / folder / ASSIGNMENT / "01_a.html").read_text() == f"<h1>Feedback for {folder}</h1>"
+    for folder, other in (("josé", impostor), (impostor, "josé")):
+        page = (root / "feedback" / folder / ASSIGNMENT / "01_a.html").read_text()
+        assert f"<h1>Feedback for {folder}</h1>" in page and f"the message of {folder}<" in page
+        assert f"the message of {other}<" not in page
 
 
 def test_place_feedback_reads_nbgrader_files_with_care(tmp_path):
@@ -374,7 +397,7 @@ def test_place_feedback_reads_nbgrader_files_with_care(tmp_path):
 def test_place_feedback_refuses_a_page_with_hidden_tests(tmp_path):
     root, grades = tmp_path / "root", tmp_path / "grades"
     _submission(root, "ann")
-    _graded(grades, "ann", page="### BEGIN HIDDEN TESTS\ncheck_task(...)")
+    _graded(grades, "ann", page="### BEGIN HIDDEN TESTS\ncheck_task(...)")  # not the grader's page
     placed = place_feedback(root, grades, ASSIGNMENT)
     assert placed.written == {} and "not this grader's feedback page" in placed.skipped["ann"]
     assert not list(root.glob("feedback/**/*.html"))

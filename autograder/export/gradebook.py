@@ -37,6 +37,18 @@ def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult
         return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due)
 
 
+def student_names(db_path: Path) -> dict[str, str]:
+    """{student id: "First Last"} of nbgrader's student list, for those it has a name of; {} when
+    the course has no gradebook (reading one never creates it)."""
+    if not db_path.is_file():
+        return {}
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
+        names = {s.id: " ".join(part for part in (s.first_name, s.last_name) if part) for s in gb.students}
+    return {student: name for student, name in names.items() if name}
+
+
 def check_assignment(db_path: Path, assignment: str) -> None:
     """Raise GradebookProblem unless ``assignment`` is in the gradebook: checked before grading,
     so that a class is not graded for scores that cannot be written."""

@@ -13,8 +13,10 @@ so it must never reach students; this course's nbgrader_config.py refuses it)::
     COURSE_ROOT/feedback/<student>/<assignment>/submission_secret.txt  copied from submitted/...
 
 nbgrader's model is one HTML page per notebook; this grader's page covers the whole assignment,
-so every notebook gets the same page (byte for byte) and the student sees it whichever notebook's
-feedback they open. ``release_feedback`` publishes each page in the exchange as
+so every notebook gets the whole page, rendered from the grader's stored results with that
+notebook's section first (the student reads the notebook they opened the feedback of, then the
+rest), headed with the student's name when nbgrader's student list has one (``nbgrader db student
+add ID --first-name ... --last-name ...``). ``release_feedback`` publishes each page in the exchange as
 ``md5(submission_secret + notebook_id).html``; the student's ``fetch_feedback`` computes the same
 names from the copy of the submission it keeps, so it finds exactly its own pages. Any other
 ``*.html`` already in the folder (nbgrader's own feedback, a notebook no longer submitted) is
@@ -41,7 +43,9 @@ from ..course import Course
 from ..grade.deadline import submission_time
 from ..grade.submissions import printable, report_name
 from ..notebook import UnreadableNotebook, read_bytes_safely
-from .report import assignments_in, report_folder, write_atomic
+from ..results import NotebookResult
+from .gradebook import student_names
+from .report import assignments_in, feedback_html, load_results, report_folder, write_atomic
 
 FEEDBACK_PAGE = "feedback.html"
 # Text that only nbgrader's own feedback (or a notebook's hidden tests) contains: a page holding
@@ -84,14 +88,18 @@ def place_feedback(course_root: Path, grades: Path, assignment: str = "lecture8"
             f"no submissions of {assignment!r} in {submitted}: expected {submitted}/<student>/{assignment}/ "
             f"(run `nbgrader collect {assignment}` first)")
     placed = Placed()
+    results = [r for r in load_results(grades) if r.assignment in (assignment, "")]
+    names = student_names(Course(course_root).gradebook)
     for student in students:
-        reason = _place_one(course_root, grades, assignment, student, placed)
+        mine = [r for r in results if r.student == report_name(student)]
+        reason = _place_one(course_root, grades, assignment, student, mine, names.get(student, ""), placed)
         if reason:
             placed.skipped[student] = reason
     return placed
 
 
-def _place_one(course_root: Path, grades: Path, assignment: str, student: str, placed: Placed) -> str | None:
+def _place_one(course_root: Path, grades: Path, assignment: str, student: str, results: list[NotebookResult],
+               display_name: str, placed: Placed) -> str | None:
     submission = Course(course_root).submitted(student, assignment)
     # the grader reports a folder name that is not plain (josé) under its escaped name; a folder
     # named like an escaped name is escaped too (submissions.report_name), so none stands for another
@@ -110,11 +118,13 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
     if submitted_at is not None and graded_at < submitted_at:
         return (f"{page_path} ({graded_at:%Y-%m-%d %H:%M:%S} UTC) is older than the submission "
                 f"({submitted_at:%Y-%m-%d %H:%M:%S} UTC): grade again before releasing feedback")
-    page = page_path.read_bytes()
-    text = page.decode("utf-8", errors="replace")
-    leaked = [m for m in HIDDEN_MARKERS if m in text]
-    if leaked:
-        return f"{page_path} contains {leaked[0]!r}: it is not this grader's feedback page; not released"
+    if not results:
+        return f"not graded: {grades} holds no results of {student}'s {assignment} (grade the course root again)"
+    pages = {nb: feedback_html(student, results, assignment, name=display_name, opened=nb) for nb in notebooks}
+    for page in [page_path.read_text(encoding="utf-8", errors="replace"), *pages.values()]:
+        leaked = [m for m in HIDDEN_MARKERS if m in page]
+        if leaked:
+            return f"{page_path} contains {leaked[0]!r}: it is not this grader's feedback page; not released"
 
     try:  # small plain files, as nbgrader writes them (not links, not devices)
         copies = {name: read_bytes_safely(submission / name, MAX_NBGRADER_FILE_BYTES) for name in NBGRADER_FILES}
@@ -130,7 +140,7 @@ def _place_one(course_root: Path, grades: Path, assignment: str, student: str, p
         write_atomic(dest / name, content)
     written = []
     for nb in notebooks:
-        write_atomic(dest / f"{nb}.html", page)
+        write_atomic(dest / f"{nb}.html", pages[nb])
         written.append(dest / f"{nb}.html")
     placed.written[student] = written
     return None

@@ -273,18 +273,28 @@ def _task_html(task: str, tests: list[TestResult]) -> list[str]:
     return parts
 
 
-def feedback_html(student: str, results: list[NotebookResult], assignment: str = "") -> str:
+def feedback_html(student: str, results: list[NotebookResult], assignment: str = "",
+                  name: str = "", opened: str = "") -> str:
     """The page a student reads in a minute: per notebook and task the score and one hint.
-    A submission flagged for review says only that."""
+    A submission flagged for review says only that.
+
+    ``name``: the student's name, when the course knows it (headed "Feedback for Ada Lovelace
+    (ada)"). ``opened``: the notebook whose feedback the student opened (nbgrader delivers a page
+    per notebook): its section comes first, the assignment's other notebooks after it."""
     e = html.escape
-    head = [f"<h1>Feedback for {e(student)}</h1>"] + ([f"<p class='assignment'>{e(assignment)}</p>"] if assignment else [])
+    who = f"{name} ({student})" if name and name != student else student
+    head = [f"<h1>Feedback for {e(who)}</h1>"] + ([f"<p class='assignment'>{e(assignment)}</p>"] if assignment else [])
     if any(r.review for r in results):
-        return _page(f"Feedback for {student}", head + [f"<p class='flagged'>{e(FLAGGED)}</p>"])
+        return _page(f"Feedback for {who}", head + [f"<p class='flagged'>{e(FLAGGED)}</p>"])
     total = sum(r.score for r in results)
     maximum = sum(r.max_score for r in results)
     parts = head + [f"<p class='total'>Total: <b>{_num(total)} / {_num(maximum)}</b> points</p>", _INTRO]
+    if opened in {r.notebook for r in results}:
+        results = sorted(results, key=lambda r: r.notebook != opened)  # stable: the others keep their order
+        if len(results) > 1:
+            parts.append(f"<p class='opened'>{e(opened)} first; the assignment's other notebooks follow it.</p>")
     for r in results:
-        parts.append(f"<h2>{e(r.notebook)}<span class='score'>{_num(r.score)} / {_num(r.max_score)}</span></h2>")
+        parts.append(f"<h2 id='{e(r.notebook)}'>{e(r.notebook)}<span class='score'>{_num(r.score)} / {_num(r.max_score)}</span></h2>")
         if r.not_submitted:
             parts.append("<p class='error'>Not submitted: this notebook scores 0.</p>")
             continue
@@ -296,7 +306,7 @@ def feedback_html(student: str, results: list[NotebookResult], assignment: str =
                 continue  # every test says the same: said once
         for task, tests in by_task(r.tests).items():
             parts += _task_html(task, tests)
-    return _page(f"Feedback for {student}", parts)
+    return _page(f"Feedback for {who}", parts)
 
 
 def index_html(student: str, assignments: dict[str, list[NotebookResult]]) -> str:
