@@ -1073,6 +1073,43 @@ def graph_depth(t) -> int:
     return _solved_depth(t) + (1000 if seen else 0)
 """
 
+# Issue 45, item 1: the leak of train_leaky (each epoch's graph kept by total_loss += loss) behind a
+# ballast taken at load, freed as train_fixed starts and taken again after the reply, when the
+# worker reads its next request through os.read: against the worker's memory when a call began,
+# the leak grew into the room the ballast left and showed no growth (it scored 27/27)
+BALLAST_LEAK = """
+import os as _os
+import numpy as _np
+
+_BALLAST = [_np.ones(96 * 2**20 // 8)]
+_read = _os.read
+
+
+def _rearm(fd, n):
+    if not _BALLAST:
+        _BALLAST.append(_np.ones(96 * 2**20 // 8))
+    return _read(fd, n)
+
+
+_os.read = _rearm
+
+
+def train_fixed(model, batches, epochs, lr) -> list:
+    _BALLAST.clear()
+    opt = ndl.optim.SGD(model.parameters(), lr=lr)
+    history = []
+    for epoch in range(epochs):
+        total_loss = 0.0
+        for x, y in batches:
+            loss = ((model(x) - y) ** 2).sum() / x.shape[0]
+            opt.reset_grad()
+            loss.backward()
+            opt.step()
+            total_loss += loss
+        history.append(float((total_loss / len(batches)).numpy()))
+    return history
+"""
+
 THREATS = {  # student -> {notebook: {grade_id: source}}
     "honest": {NB1: {}, NB2: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
@@ -1118,6 +1155,7 @@ THREATS = {  # student -> {notebook: {grade_id: source}}
     "floods_reply": {NB1: {COUNT: FLOODS_REPLY}},
     "continued_lines": {NB1: {COUNT: CONTINUED_LINES}},
     "float32_zero": {NB6: {"task6_3_split": "{split_float32_zero}"}},
+    "ballast_leak": {NB2: {"task2_3_train_fixed": BALLAST_LEAK}},
 }
 # the grader's own report names, in any case (red team, round 5: a folder named escaped_names.csv,
 # not then reserved, stopped the reports of every student after it)
@@ -1609,3 +1647,15 @@ def test_nbgrader_feedback_prints_student_folder_names_neutralised(batch):
     assert proc.returncode == 1, proc.stderr[-2000:]  # none came through the exchange: nothing placed
     assert "\x1b" not in proc.stdout + proc.stderr
     assert printable(NAMES["escape"]) + ": NOT placed" in proc.stderr
+
+
+def test_a_leak_hidden_behind_a_ballast_loses_its_task(batch):
+    """Issue 45, item 1: Task 2.3's memory is read by the grader from /proc against the worker's
+    memory before any student code ran (the worker waits for the grader's go), not against its
+    memory when a call begins: a ballast freed as train_fixed starts and taken again between calls
+    is above that floor too. The leak behind it loses Task 2.3, and only Task 2.3; the honest
+    notebook keeps full marks."""
+    assert score(batch, "honest", NB2) == points(NB2)
+    assert score(batch, "ballast_leak", NB2) == points(NB2) - points(NB2, "2.3")
+    said = messages(batch, "ballast_leak", NB2)
+    assert said and all(m.startswith("while train_fixed trained on 2 epochs of 8 batches") for m in said), said
