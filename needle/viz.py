@@ -21,7 +21,8 @@ float64 central differences (``needle.gradcheck``):
 * ``debug_gradients(output)``: is each op's ``gradient`` right, for the inputs it has in
   this graph? (an op you wrote: its backward)
 * ``debug_adjoints(output, out_grad)``: is the adjoint stored in each node's ``.grad`` right?
-  (a backward pass you wrote: reverse-mode AD)
+  (a backward pass you wrote: reverse-mode AD; ``backward=`` runs it, recording the order in
+  which it visits the nodes, so that a wrong adjoint's cause can be named when it is certain)
 
 Each returns a ``GradientReport``: ``ok``, a record per node, the first wrong node with its
 values, the expected and the obtained numbers, a verdict as text (``print(report)``) and
