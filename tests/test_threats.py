@@ -1073,6 +1073,33 @@ def graph_depth(t) -> int:
     return _solved_depth(t) + (1000 if seen else 0)
 """
 
+# Issue 45: numpy's own logsumexp answers Tasks 3.1 and 3.2 (a reduction of its logaddexp ufunc), and
+# under other spellings of the same function
+NB3 = "03_stable_softmax"
+NUMPY_SOFTMAX = '''
+def softmax_stable(x, axis=-1):
+    x = np.asarray(x)
+    lse = np.logaddexp.reduce(x, axis=axis, keepdims=True)
+    with np.errstate(invalid="ignore"):
+        p = np.exp(x - lse)
+    return np.where(np.isneginf(lse), 0, p).astype(x.dtype)
+'''
+NUMPY_LSE = '''
+def logsumexp_stable(x, axis=-1, keepdims=False):
+    return np.logaddexp.reduce(x, axis=axis, keepdims=keepdims)
+'''
+NUMPY_LSE_RESPELT = '''
+from numpy import logaddexp2 as _l2
+_lae = getattr(np, "log" + "addexp")
+
+
+def logsumexp_stable(x, axis=-1, keepdims=False):
+    x = np.asarray(x)
+    if x.dtype == np.float64:
+        return _l2.reduce(x / np.log(2), axis=axis, keepdims=keepdims) * np.log(2)
+    return _lae.reduce(x, axis=axis, keepdims=keepdims)
+'''
+
 # Issue 45, item 1: the leak of train_leaky (each epoch's graph kept by total_loss += loss) behind a
 # ballast taken at load, freed as train_fixed starts and taken again after the reply, when the
 # worker reads its next request through os.read: against the worker's memory when a call began,
@@ -1111,7 +1138,9 @@ def train_fixed(model, batches, epochs, lr) -> list:
 """
 
 THREATS = {  # student -> {notebook: {grade_id: source}}
-    "honest": {NB1: {}, NB2: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
+    "honest": {NB1: {}, NB2: {}, NB3: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
+    "numpy_logsumexp": {NB3: {"task3_1_softmax_stable": NUMPY_SOFTMAX, "task3_2_logsumexp_stable": NUMPY_LSE}},
+    "numpy_logsumexp_respelt": {NB3: {"task3_2_logsumexp_stable": NUMPY_LSE_RESPELT}},
     "benign": {NB1: {COUNT: BENIGN + "\n{count}", DEPTH: "{depth}\n" + BENIGN}},
     "os_probe": {NB1: {DEPTH: OS_PROBE}},
     "proc_probe": {NB1: {DEPTH: PROC_PROBE}},
@@ -1647,6 +1676,24 @@ def test_nbgrader_feedback_prints_student_folder_names_neutralised(batch):
     assert proc.returncode == 1, proc.stderr[-2000:]  # none came through the exchange: nothing placed
     assert "\x1b" not in proc.stdout + proc.stderr
     assert printable(NAMES["escape"]) + ": NOT placed" in proc.stderr
+
+
+def test_numpys_own_logsumexp_is_not_the_students_work(batch):
+    """Issue 45, item 2: Task 3.2 answered by numpy's logaddexp.reduce and Task 3.1 by exp(x - that)
+    score 0 with the own-work message, as needle's implementation would (the worker for those tasks
+    holds no logaddexp: each module that bound it binds a stand-in that refuses), whatever the
+    spelling (an alias of logaddexp2, getattr with a built name); Task 3.3 keeps its points, the
+    review names the places, and the honest notebook keeps full marks with no flag."""
+    assert score(batch, "honest", NB3) == points(NB3) and flags(batch, "honest", NB3) == []
+    assert score(batch, "numpy_logsumexp", NB3) == points(NB3, "3.3"), messages(batch, "numpy_logsumexp", NB3)
+    said = messages(batch, "numpy_logsumexp", NB3)
+    assert any(m == "Task 3.1 must be your own softmax_stable: it uses numpy.logaddexp" for m in said), said
+    assert any(m == "Task 3.2 must be your own logsumexp_stable: it uses numpy.logaddexp" for m in said), said
+    assert len([f for f in flags(batch, "numpy_logsumexp", NB3) if "declares as its own work (numpy.logaddexp" in f]) == 2
+    assert score(batch, "numpy_logsumexp_respelt", NB3) == points(NB3) - points(NB3, "3.2")
+    said = messages(batch, "numpy_logsumexp_respelt", NB3)
+    assert said and all(m.startswith("Task 3.2 must be your own logsumexp_stable: it uses numpy.logaddexp") for m in said), said
+    assert any("numpy.logaddexp2" in f for f in flags(batch, "numpy_logsumexp_respelt", NB3))
 
 
 def test_a_leak_hidden_behind_a_ballast_loses_its_task(batch):
