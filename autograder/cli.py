@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import signal
 import sys
 from pathlib import Path
@@ -33,10 +34,20 @@ def _parser() -> argparse.ArgumentParser:
                    help="grade only this student of the course root PATH (submitted/NAME/), gradebook included")
     g.add_argument("--due", default=None, metavar="ISO8601",
                    help="the due date, e.g. 2025-03-01T23:59+01:00 (no offset: UTC); notebooks submitted later are "
-                        "marked late (default: the assignment's due date in gradebook.db with --gradebook, else none)")
+                        "marked late. Kept in --out for later runs (none: drop it); default: the one kept, else the "
+                        "assignment's due date in gradebook.db with --gradebook, else none")
     g.add_argument("--late-penalty", default=None, metavar="POLICY",
                    help="points a late notebook loses per day or part of a day late: 10%% (of the notebook's points), "
-                        "2 (points), 100%% (late scores zero); default: late notebooks are marked, not penalised")
+                        "2 (points), 100%% (late scores zero). Kept in --out for later runs (none: drop it); default: "
+                        "the one kept, else late notebooks are marked, not penalised")
+    g.add_argument("--extensions", default=None, metavar="FILE",
+                   help="per-student extensions: a CSV with the columns student,due (their own due date, ISO 8601) or "
+                        "student,extra (time added to the due date: 2 days, 36 h, 1 day 12 h). Kept in --out for later "
+                        "runs (none: drop them)")
+    g.add_argument("--roster", default=None, metavar="FILE",
+                   help="the enrolled students: a CSV with a student column (or nbgrader's id column); each gets a row, "
+                        "0 where nothing was submitted. Kept in --out for later runs (none: drop it); with --gradebook, "
+                        "nbgrader's student list is added")
     g.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT",
                    help="grade on the Dask cluster of this running `dask scheduler` (--jobs is then unused: "
                         "each worker thread grades one notebook); default: on this machine")
@@ -102,19 +113,30 @@ def _unwritable(out: Path) -> str:
     return ""
 
 
-def _terminated(signum, frame):
+def _stop(signum, frame):
+    """Ctrl-C and SIGTERM: stop wherever the run is. The flag is checked by the batch loop too: an
+    exception raised while the main thread runs a finalizer (a __del__, a weakref callback, a
+    logging lock's release) is only printed by Python, and grading went on to the end."""
     from .grade import batch
 
-    # Raised wherever the main thread is; an exception raised while it runs a finalizer (a
-    # __del__, a weakref callback) is only printed by Python, so the batch loop checks this too.
-    batch.terminated = signum
-    raise SystemExit(128 + signum)
+    if batch.terminated is None:  # once: a second signal does not interrupt the stop
+        batch.terminated = signum
+        raise batch.Stopped(signum)
+
+
+def _quiet_stops(unraisable) -> None:
+    """A stop swallowed by a finalizer is not printed as "Exception ignored": the flag acts on it."""
+    from .grade import batch
+
+    if not isinstance(unraisable.exc_value, (batch.Stopped, KeyboardInterrupt)):
+        sys.__unraisablehook__(unraisable)
 
 
 def grade(course: Course, args) -> int:
     from .export.gradebook import GradebookProblem
-    from .grade.grading import grade_course
-    from .suiterun import SuiteBroken
+    from .grade.deadline import resolve, store_policy
+    from .grade.roster import class_roster
+    from .grade.roster import keep as keep_roster
 
     if args.jobs < 1:
         return _fail(f"--jobs must be at least 1, got {args.jobs}")
@@ -131,56 +153,103 @@ def grade(course: Course, args) -> int:
         return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist: "
                      "run make release (nbgrader generate_assignment) in the course root first, and to regrade one "
                      "student of it: grade ROOT --student NAME --gradebook")
+    due = None
     if gradebook is not None:
-        from .export.gradebook import check_assignment
+        from .export.gradebook import check_assignment, due_date
         try:
             check_assignment(gradebook, assignment.name)
         except GradebookProblem as exc:
             return _fail(str(exc))
-    deadline = _deadline(args, assignment.name, gradebook)
-    # A terminated grader (a CI timeout, kill) stops its workers and removes their files as on
-    # any exit; the results already graded stay in .state for the next run.
-    previous = signal.signal(signal.SIGTERM, _terminated)
+        due = due_date(gradebook, assignment.name)
+    deadline, penalty = resolve(args.out, assignment.name, args.due, args.late_penalty, args.extensions, due)
+    roster = class_roster(args.out, args.roster, gradebook)
+
+    def keep_settings() -> None:  # once results are in: a run refused for a bad argument changes nothing
+        store_policy(args.out, assignment.name, deadline, penalty)
+        keep_roster(args.out, args.roster)
+
+    return _graded(args, assignment, gradebook, deadline, roster, keep_settings)
+
+
+def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_settings) -> int:
+    """Grade into a staging folder, then commit what was graded in full (see grade.committed)."""
+    from .export.gradebook import GradebookProblem
+    from .grade import committed
+    from .grade.grading import GradeRun, grade_course
+    from .suiterun import SuiteBroken
+
+    whole_class = args.student is None and Course(args.path).submitted_dir.is_dir()
+    unsubmitted = (args.student is not None and args.student in roster
+                   and not Course(args.path).submitted(args.student, assignment.name).is_dir())
+    staging = committed.staging_folder(args.out)
+    previous = {signum: signal.signal(signum, _stop) for signum in committed.STOP_SIGNALS}
+    previous_hook, sys.unraisablehook = sys.unraisablehook, _quiet_stops
+    batch.terminated = None
+
+    def commit(students: set[str], whole: bool) -> list:
+        results = committed.commit(args.out, staging, assignment, students, whole_class=whole, roster=roster,
+                                   deadline=deadline)
+        keep_settings()
+        return results if whole else [r for r in results if r.student in students]
+
+    def stopped(signum: int, why: str) -> int:
+        if batch.terminated is None:  # a stop is not itself interrupted (the handler raises only once)
+            batch.terminated = 0
+        kept = committed.staged_students(staging, assignment, complete_only=True)
+        results = commit(kept, False)
+        if gradebook is not None and kept:
+            _record(gradebook, args.out, assignment.name, results, deadline)
+        print(f"\nautograder: {why}. {len(kept)} student(s) graded in full are in the reports of {args.out} (grades.csv, "
+              "<student>/); nothing of the others was kept. Run the same command again to grade the rest.", file=sys.stderr)
+        return 128 + signum if signum else 1
+
     try:
-        run = grade_course(assignment, args.path, args.out, jobs=args.jobs, timeout=args.timeout, gradebook=gradebook,
-                           scheduler=args.scheduler, student=args.student, deadline=deadline)
+        if unsubmitted:  # on the roster, never submitted: zeros, no grading
+            run = GradeRun(args.out, [], [], [])
+        else:
+            run = grade_course(assignment, args.path, staging, jobs=args.jobs, timeout=args.timeout, gradebook=None,
+                               scheduler=args.scheduler, student=args.student, deadline=deadline)
+        if batch.terminated is not None:  # the signal landed where only the flag could say it
+            raise batch.Stopped(batch.terminated)
+        graded = committed.staged_students(staging, assignment, complete_only=False)
+        results = commit(graded | ({args.student} if unsubmitted else set()), whole_class)
+        if gradebook is not None:
+            ungraded = {(r.student, r.notebook) for r in run.ungraded}  # a grade the gradebook holds is not overwritten with zeros
+            run.gradebook = _record(gradebook, args.out, assignment.name, [r for r in results if r.student in graded
+                                                                 and (r.student, r.notebook) not in ungraded], deadline)
+    except (batch.Stopped, KeyboardInterrupt) as exc:
+        signum = exc.signum if isinstance(exc, batch.Stopped) else signal.SIGINT
+        return stopped(signum, f"stopped by {signal.Signals(signum).name}")
+    except ConnectionError as exc:  # the Dask scheduler went away mid-run
+        return stopped(0, str(exc))
     except GradebookProblem as exc:
         return _fail(str(exc))
     except SuiteBroken as exc:  # the instructor's files, not a student's: nothing is graded against them
         return _fail(f"{exc}; fix it (make selfcheck runs every suite against the solutions), then grade again")
-    except KeyboardInterrupt:  # Ctrl-C: the workers are stopped; no traceback for an instructor's keypress
-        print(f"\nautograder: interrupted. The notebooks graded so far are saved in {args.out / '.state'} (nothing "
-              "is half-written); the reports are written when a run finishes: run the same command again "
-              "(it grades every notebook again).", file=sys.stderr)
-        return 130
-    except ConnectionError as exc:  # the Dask scheduler went away mid-run
-        print(f"autograder: {exc}. The results graded so far are kept in {args.out / '.state'}; "
-              "run the same command again.", file=sys.stderr)
-        return 1
     except OSError as exc:  # the reports (not a student's result) could not be written
-        print(f"autograder: could not write the reports in {args.out}: {exc}. The results graded so far are kept "
-              f"in {args.out / '.state'}; free the space and run the same command again.", file=sys.stderr)
+        print(f"autograder: could not write the reports in {args.out}: {exc}. Nothing of this run was kept; free the "
+              "space and run the same command again.", file=sys.stderr)
         return 1
-    finally:  # a caller in this process (a test, a notebook) gets its own handler back
-        signal.signal(signal.SIGTERM, previous)
+    finally:  # a caller in this process (a test, a notebook) gets its own handlers back
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        sys.unraisablehook = previous_hook
+        batch.terminated = None
+        shutil.rmtree(staging, ignore_errors=True)
+    run.out, run.results, run.deadline = args.out, results, None  # lateness: one line per student, below
     print(run.describe())
+    if deadline is not None:
+        from .export.report import late_lines
+
+        print("\n".join([f"{deadline.describe()}."] + late_lines(results)))
     return 1 if run.unsaved or run.ungraded else 0
 
 
-def _deadline(args, assignment: str, gradebook: Path | None):
-    """--due and --late-penalty (the due date defaults to the gradebook's with --gradebook)."""
-    from .grade.deadline import Deadline, parse_due, parse_policy
+def _record(gradebook: Path, out: Path, assignment: str, results: list, deadline) -> str:
+    from .export.gradebook import record_run
+    from .export.report import escaped_names
 
-    due = parse_due(args.due) if args.due else None
-    policy = parse_policy(args.late_penalty) if args.late_penalty else None
-    if due is None and gradebook is not None:
-        from .export.gradebook import due_date
-
-        due = due_date(gradebook, assignment)
-    if policy is not None and due is None:
-        raise UsageProblem("--late-penalty needs a due date: give --due (or set the assignment's due date in gradebook.db "
-                           "and grade with --gradebook)")
-    return Deadline(due, policy) if due is not None else None
+    return record_run(gradebook, assignment, results, escaped_names(out), deadline)
 
 
 def main(argv=None) -> int:

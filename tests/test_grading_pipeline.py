@@ -51,22 +51,31 @@ def late_class(tmp_path_factory):
     """A course root of lecture9 (tests/fixtures/lecture9) released by nbgrader, where `late`
     submitted 01 one second past two days after the due date and `ontime` before it, graded as
     the instructor does (from the course root) with --gradebook, --due and --late-penalty."""
-    root = tmp_path_factory.mktemp("late-class")
+    root = released_lecture9(tmp_path_factory.mktemp("late-class"))
+    submit_solved(root, {"late": "2025-03-03 12:00:01.000000 UTC", "ontime": "2025-02-28 09:30:00.000000 UTC"})
+    graded = autograder("grade", ".", "--out", "grades", "--gradebook", "--due", "2025-03-01T13:00+01:00",
+                        "--late-penalty", "10%", cwd=root)
+    return root, root / "grades", graded.stdout
+
+
+def released_lecture9(root: Path) -> Path:
+    """``root`` made a course root of lecture9 (tests/fixtures/lecture9), released by nbgrader."""
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(LECTURE9 / "solutions", root / "solutions")
     shutil.copytree(LECTURE9 / "suites", root / "autograder" / "suites")
     subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "lecture9", "--log-level=WARN"],
                    cwd=root, check=True, capture_output=True, env=venv_env())
-    stamps = {"late": "2025-03-03 12:00:01.000000 UTC", "ontime": "2025-02-28 09:30:00.000000 UTC"}
+    return root
+
+
+def submit_solved(root: Path, stamps: dict[str, str]) -> None:
+    """Each student of ``stamps`` submits lecture9's 01 solved, at that nbgrader timestamp."""
     for student, stamp in stamps.items():
         folder = root / "submitted" / student / "lecture9"
         folder.mkdir(parents=True)
         shutil.copy(root / "course" / "lecture9" / "01_square.ipynb", folder)
         solve(folder / "01_square.ipynb")
         (folder / "timestamp.txt").write_text(stamp)
-    graded = autograder("grade", ".", "--out", "grades", "--gradebook", "--due", "2025-03-01T13:00+01:00",
-                        "--late-penalty", "10%", cwd=root)
-    return root, root / "grades", graded.stdout
 
 
 def solve(notebook: Path) -> None:
@@ -88,7 +97,7 @@ def test_a_late_notebook_loses_its_penalty_everywhere(late_class):
     assert not [r for r in rows(out) if r["student"] == "ontime" and r["test"] == "late_penalty"]
     assert next(line for line in summary.splitlines() if line.startswith("late ")).split()[1].endswith("L")
     page = (out / "late" / "feedback.html").read_text()
-    assert f"Late: submitted 2025-03-03 12:00 UTC, 2 days after the due date: -{penalty:g} points" in page
+    assert f"Late: submitted 2025-03-03 12:00 UTC, 2 days 1 min after the due date: 3 started days charged, -{penalty:g} points" in page
     assert "Late" not in (out / "ontime" / "feedback.html").read_text()
     data = json.loads((out / "late" / "results.json").read_text())
     assert data["score"] == pytest.approx(SQUARE_POINTS - penalty)

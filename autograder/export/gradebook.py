@@ -26,15 +26,24 @@ class GradebookProblem(Exception):
 
 
 def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str] | None = None,
-                    due: dt.datetime | None = None) -> int:
+                    due: dt.datetime | None = None, extensions: dict[str, dt.datetime] | None = None) -> int:
     """``student_ids`` maps a reported (escaped) name back to nbgrader's student id; ``due`` (UTC)
-    becomes the assignment's due date."""
+    becomes the assignment's due date, and ``extensions`` ({student id: their own due date}) the
+    submissions' extensions, so that nbgrader's export sees the lateness the grader charged."""
     from nbgrader.api import Gradebook, MissingEntry
 
     with warnings.catch_warnings():
         # nbgrader's own SQLAlchemy usage warns on add_submission; nothing we can act on.
         warnings.filterwarnings("ignore", module="nbgrader")
-        return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due)
+        return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due, extensions or {})
+
+
+def roster(db_path: Path) -> list[str]:
+    """The student ids of nbgrader's student list (``nbgrader db student list``)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
+        return sorted(s.id for s in gb.students)
 
 
 def student_names(db_path: Path) -> dict[str, str]:
@@ -47,6 +56,22 @@ def student_names(db_path: Path) -> dict[str, str]:
     with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
         names = {s.id: " ".join(part for part in (s.first_name, s.last_name) if part) for s in gb.students}
     return {student: name for student, name in names.items() if name}
+
+
+def record_run(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str],
+               deadline=None) -> str:
+    """Write a run's committed ``results`` into the gradebook, and the notebooks graded into
+    autograded/ for formgrader; returns the line the summary prints."""
+    n = write_gradebook(db_path, assignment, results, student_ids, deadline.due if deadline else None,
+                        deadline.extensions if deadline else None)
+    submitted: dict[str, list[Path]] = {}
+    for r in results:
+        student = student_ids.get(r.student, r.student)
+        path = Course(db_path.parent).submitted(student, assignment) / f"{r.notebook}.ipynb"
+        if path.is_file():
+            submitted.setdefault(student, []).append(path)
+    mirror_autograded(db_path.parent, assignment, submitted)
+    return f"gradebook: {n} grade cells and the submission times written to {db_path} (formgrader lists autograded/)"
 
 
 def check_assignment(db_path: Path, assignment: str) -> None:
@@ -84,7 +109,7 @@ def _naive_utc(moment: dt.datetime) -> dt.datetime:
 
 
 def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: list[NotebookResult], ids: dict[str, str],
-           due: dt.datetime | None) -> int:
+           due: dt.datetime | None, extensions: dict[str, dt.datetime]) -> int:
     written = 0
     submitted: dict[str, dt.datetime] = {}  # nbgrader student id -> the latest of its notebooks' times
     for r in results:
@@ -107,6 +132,8 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
                 submission = gb.add_submission(assignment, student)
             if student in submitted:  # a resubmission moves it
                 submission.timestamp = _naive_utc(submitted[student])
+            if due is not None:
+                submission.extension = extensions[student] - due if student in extensions else None
             scores: dict[str, float] = {}
             for t in r.tests:
                 scores[t.task] = scores.get(t.task, 0.0) + t.score

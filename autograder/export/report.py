@@ -147,11 +147,31 @@ def by_task(tests: list[TestResult]) -> dict[str, list[TestResult]]:
     return {task: groups[task] for task in sorted(groups, key=task_key)}
 
 
+def charged(r: NotebookResult) -> str:
+    """"3 days 55 min after the due date: 4 started days charged, -0.8 points": the lateness the
+    penalty was worked out from, so what is shown is what is charged."""
+    days = deadline.started_days(r.late_seconds)
+    cost = (f": {days} started day{'s' if days > 1 else ''} charged, {taken(r.penalty)} points" if r.penalty
+            else " (no points taken)")
+    return f"{deadline.duration(r.late_seconds)} after the due date{cost}"
+
+
 def lateness(r: NotebookResult) -> str:
-    """"submitted 2025-03-02 10:00 UTC, 1 day 2 h after the due date: -2 points" (the grader's words)."""
+    """"submitted 2025-03-02 10:00 UTC, 1 day 2 h after the due date: 2 started days charged, -2 points"."""
     when = f"submitted {r.submitted_at[:16].replace('T', ' ')} UTC, " if r.submitted_at else ""
-    cost = f": {taken(r.penalty)} points" if r.penalty else " (no points taken)"
-    return f"{when}{deadline.duration(r.late_seconds)} after the due date{cost}"
+    return f"{when}{charged(r)}"
+
+
+def late_lines(results: list[NotebookResult]) -> list[str]:
+    """The grader's summary of lateness: one line per late student (a class's on one line was
+    11,000 characters)."""
+    late: dict[str, list[NotebookResult]] = defaultdict(list)
+    for r in results:
+        if r.late_seconds > 0:
+            late[r.student].append(r)
+    if not late:
+        return ["late: none"]
+    return [f"late {student}: " + "; ".join(f"{r.notebook} {charged(r)}" for r in rs) for student, rs in sorted(late.items())]
 
 
 # --- grades.csv -----------------------------------------------------------------------------

@@ -29,6 +29,15 @@ terminated: int | None = None  # the signal that asked the grader to stop (set b
 INFRASTRUCTURE = "internal grading error"
 
 
+class Stopped(BaseException):
+    """Ctrl-C or SIGTERM asked the grader to stop (a BaseException: no ``except Exception`` of the
+    pipeline swallows it)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 def failed(job: Job, assignment: Assignment, message: str, reason: str = "error") -> NotebookResult:
     return NotebookResult(job.student, job.notebook, zero_results(assignment, job.notebook, message, reason), message)
 
@@ -65,8 +74,8 @@ def run_jobs(jobs: list[Job], assignment: Assignment, timeout: float, n_jobs: in
         zygote = _start_zygote(meanwhile=lambda: collect_suites(assignment, jobs))
     try:
         while pending or running:
-            if terminated is not None:
-                raise SystemExit(128 + terminated)
+            if terminated is not None:  # also when the signal's exception was swallowed (raised in a finalizer)
+                raise Stopped(terminated)
             if pending and (zygote is None or not zygote.alive()):
                 if zygote is not None:
                     zygote.close()
