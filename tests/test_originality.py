@@ -6,6 +6,7 @@ import io
 import json
 import re
 import runpy
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -86,6 +87,46 @@ def flagged(report, student, kind):
 def test_a_renamed_copy_of_the_solution_is_flagged_against_it(report):
     assert set(flagged(report, "solution_renamed", "solution")) == {"1.1", "1.2", "4.1", "5.1"}
     assert all(m.similarity > 0.95 for m in flagged(report, "solution_renamed", "solution").values())
+
+
+def solution_blocks(grade_ids: set[str]) -> dict:
+    """The instructor's solution code of these cells, as a student pasting a leaked copy hands it in."""
+    answers = {}
+    for name in LECTURE8.notebooks():
+        for cell in read_notebook(LECTURE8.source_notebook(name))["cells"]:
+            if is_solution(cell) and grade_id(cell) in grade_ids:
+                answers[grade_id(cell)] = re.findall(r"### BEGIN SOLUTION\n(.*?)### END SOLUTION", source_of(cell), re.S)
+    assert set(answers) == grade_ids
+    return answers
+
+
+def test_a_class_that_wrote_its_own_code_shows_only_the_dictated_task(report):
+    """4.2's text dictates its code (test_the_dictated_task_4_2_flags_nobody): half of these answers
+    are the solution's, which the report says of the task (leaked or dictated), flagging nobody."""
+    assert [(leak.task, leak.students) for leak in report.leaks] == [("4.2", ("honest_a", "honest_d", "solution_renamed"))]
+    assert not [m for m in report.matches if m.code.task == "4.2" and m.flagged]
+
+
+def test_a_leaked_solution_is_reported_whatever_is_typical(course_root, tmp_path):
+    """Eight of the class paste the solution of Tasks 1.1 and 4.1: the typical similarity to the
+    solution becomes 100% and no answer is flagged against it (as before this report of leaks), but
+    both tasks are reported, with every student whose answer is the solution's code, the renamed
+    copy among them; the honest answers are not."""
+    root = tmp_path / "leaked"
+    shutil.copytree(course_root, root)
+    leaked = solution_blocks({"task1_1_count_graph_nodes", "task4_1_module"})
+    for i in range(8):
+        submit(root, f"leaker{i}", leaked)
+    report = originality.originality(LECTURE8, root, processes=1)
+    assert not [m for m in report.matches if m.other.kind == "solution" and m.code.task == "1.1" and m.flagged]  # why
+    assert [leak.task for leak in report.leaks] == ["1.1", "4.1", "4.2"]  # 4.2: dictated, as without the leak
+    for leak in report.leaks[:2]:
+        assert set(leak.students) == {f"leaker{i}" for i in range(8)} | {"solution_renamed"}, leak
+        assert leak.answers >= len(leak.students) and leak.share >= originality.LEAK_SHARE
+        assert not set(leak.students) & HONEST
+    page = originality_html(report)
+    assert "The solution's code handed in by much of the class" in page and "<b>Task 1.1</b>: 9 of" in page
+    assert "task 1.1: the solution's code in 9 of" in originality.summary(report)
 
 
 def test_students_who_copied_each_other_are_flagged_as_a_pair(report):

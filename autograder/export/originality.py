@@ -34,6 +34,12 @@ similarity to the solution, of each answer's best needle file, or of every pair 
 sharing no rare passage count 0); 0 when fewer than ``CALIBRATE_FROM`` students answered. Its *excess* is its similarity minus the typical one, and the
 report ranks by excess: an unusual match first.
 
+A leaked solution: when most of a class hands in the solution's code, the class's typical
+similarity to the solution is that code, and no answer stands out from it. So a task where at
+least ``LEAK_SHARE`` of the answers (of ``CALIBRATE_FROM`` or more) are the solution's code
+(similarity ``LEAK_SIMILARITY`` or more, names and layout aside) is reported as a task, with those
+students, whatever is typical: the solution has leaked, or the task's text dictates its code.
+
 Thresholds: a comparison is listed in originality.csv from ``LIST_SIMILARITY`` on and flagged
 (originality.html) from ``FLAG_SIMILARITY`` on when its excess is at least ``FLAG_EXCESS``. A flag
 is a reason to read the code, not a verdict. Pairs of students are also shown across tasks: the
@@ -74,6 +80,8 @@ LIST_SIMILARITY = 0.3
 FLAG_SIMILARITY = 0.6
 FLAG_EXCESS = 0.25  # above the task's typical similarity of the same kind
 CALIBRATE_FROM = 5  # answers to a task from which its typical similarities are measured
+LEAK_SIMILARITY = 0.95  # an answer this similar to the solution is the solution's code
+LEAK_SHARE = 0.5  # a task where this share of the answers is the solution's code is reported as a leak
 COMMON_MIN, COMMON_SHARE = 10, 0.05
 NEEDLE_CANDIDATES = 3  # needle files compared exactly per answer: those sharing most fingerprints
 MAX_ANSWER_CHARS = 100_000  # longer answers are not compared (and are named in the report)
@@ -341,6 +349,32 @@ class Report:
     answers: list  # [Code]: every answer long enough to compare
     tasks: list  # [Task]
     skipped: list  # what could not be compared, and why
+    leaks: list = dataclasses.field(default_factory=list)  # [Leak], in task order
+
+
+@dataclass(frozen=True)
+class Leak:
+    """A task where a large share of the class handed in the solution's code (module docstring)."""
+
+    task: str
+    students: tuple  # whose answers are the solution's code, by name
+    answers: int  # the task's answers long enough to compare
+
+    @property
+    def share(self) -> float:
+        return len(self.students) / self.answers
+
+
+def leaks(matches: list[Match], answers: list[Code]) -> list[Leak]:
+    """The tasks where at least LEAK_SHARE of the answers are the solution's code."""
+    counts = Counter(a.task for a in answers)
+    identical: dict[str, list[str]] = defaultdict(list)
+    for m in matches:
+        if m.other.kind == "solution" and m.similarity >= LEAK_SIMILARITY:
+            identical[m.code.task].append(m.code.owner)
+    found = [Leak(task, tuple(sorted(students)), counts[task]) for task, students in identical.items()
+             if counts[task] >= CALIBRATE_FROM and len(students) >= LEAK_SHARE * counts[task]]
+    return sorted(found, key=lambda leak: task_order(leak.task))
 
 
 def typical(similarities: list[float], count: int, answers: int) -> float:
@@ -422,7 +456,7 @@ def originality(assignment: Assignment, path: Path, processes: int | None = None
         matches += [Match(codes[i], others[kind][j], *numbers) for i, kind, j, *numbers in records]
     matches.sort(key=lambda m: (-round(m.excess, 6), -m.similarity, -m.matched_tokens, m.code.task, m.code.owner, m.other.kind, m.other.owner))
     skipped = [f"{j.student}/{j.notebook}: {j.problem}" for j in jobs if j.problem] + [note for _, notes in read for note in notes]
-    return Report(matches, len({j.student for j in jobs}), answers, list(tasks.values()), skipped)
+    return Report(matches, len({j.student for j in jobs}), answers, list(tasks.values()), skipped, leaks(matches, answers))
 
 
 # --- outputs ---------------------------------------------------------------------------------
@@ -501,6 +535,9 @@ def summary(report: Report) -> str:
     lines = [f"originality: {len(report.answers)} answers of {report.students} students to {len(report.tasks)} tasks; "
              f"{len(flagged)} flagged (similarity >= {FLAG_SIMILARITY} and >= {FLAG_EXCESS} above the task's typical): "
              f"{kinds['student']} student pairs, {kinds['solution']} vs the solution, {kinds['needle']} vs needle"]
+    for leak in report.leaks:
+        lines.append(f"  task {leak.task}: the solution's code in {len(leak.students)} of {leak.answers} answers ({leak.share:.0%}): "
+                     "a leaked solution, or a task whose text dictates its code (the students: originality.html)")
     for m in flagged[:10]:
         lines.append(f"  {m.similarity:5.2f} (typical {m.typical:4.2f})  task {m.code.task:<5} {printable(m.code.owner, 24):<24}  "
                      f"{m.other.kind:<8} {printable(m.other.owner, 32)}")

@@ -50,6 +50,7 @@ def originality_html(report: "orig.Report") -> str:
         "of students listed together.</p>",
         "<p class='note'>This report shows the solutions: keep it to the course staff.</p>",
     ]
+    parts += _leak_list(report.leaks)
     parts += _task_table(report, flagged)
     parts += _pair_table(orig.student_pair_view(report))
     parts.append(f"<h2>Flagged comparisons ({len(flagged)}), most unusual first</h2>")
@@ -63,6 +64,20 @@ def originality_html(report: "orig.Report") -> str:
         parts.append("<h2>Not compared</h2><ul>" + "".join(f"<li>{escape(n)}</li>" for n in report.skipped) + "</ul>")
     parts.append("</body></html>")
     return "\n".join(parts)
+
+
+def _leak_list(leaks: list) -> list[str]:
+    """The tasks most of the class answered with the solution's code, whatever is typical."""
+    if not leaks:
+        return []
+    items = "".join(
+        f"<li><b>Task {escape(leak.task)}</b>: {len(leak.students)} of {leak.answers} answers ({leak.share:.0%}): "
+        + ", ".join(escape(s) for s in leak.students) + "</li>" for leak in leaks)
+    return [f"<h2>The solution's code handed in by much of the class</h2><p class='note'>In these tasks at least "
+            f"{orig.LEAK_SHARE:.0%} of the answers are the instructor's solution (similarity of {orig.LEAK_SIMILARITY:.0%} "
+            "or more, names and layout aside). The solution has leaked, or the task's text dictates its code. The class's "
+            "typical similarity to the solution is then that code itself, so the flags below cannot single these "
+            f"students out.</p><ul class='leaks'>{items}</ul>"]
 
 
 KINDS = ("student", "solution", "needle")
