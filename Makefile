@@ -26,7 +26,7 @@ setup: $(STAMP) $(KERNEL)
 	fi
 
 $(STAMP): pyproject.toml
-	@echo "Setting up $(VENV): pip shows its progress (about 5 minutes the first time, mostly downloads)."
+	@echo "Setting up $(VENV): pip shows its progress (several minutes the first time: it downloads and installs JupyterLab, nbgrader, the test tools and their dependencies)."
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --upgrade pip
 	$(PY) -m pip install -e ".[dev]"
