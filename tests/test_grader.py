@@ -342,8 +342,9 @@ def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path, priva
     proc.wait()
     time.sleep(0.5)
     assert not (work / "grades.csv").exists(), "reports are written only when the batch finishes"
-    states = list((work / ".state" / ASSIGNMENT).glob("*/*.json"))
+    states = list(work.glob(f".run-*/.state/{ASSIGNMENT}/*/*.json"))  # the killed run's own folder, not the class's
     assert states and all(json.loads(p.read_text())["tests"] for p in states)
+    assert not (work / ".state").exists(), "a killed run commits nothing"
     assert not list(work.rglob("*.tmp"))
     assert not _still_running(ours, within=5.0), "the zygote or a grading process outlived the killed grader"
     left, = private_tmp.glob("grading-*")
@@ -352,17 +353,21 @@ def test_interrupted_batch_leaves_no_half_written_report(course, tmp_path, priva
     assert grade(root, "--out", work, "--jobs", 2) == 0
     assert (work / "grades.csv").read_text() == (out / "grades.csv").read_text()
     assert not list(private_tmp.glob("grading-*")), "the next run sweeps what a killed grader left"
+    assert not list(work.glob(".run-*")), "and the killed run's own folder"
 
 
 def test_terminated_grader_stops_its_workers_and_removes_their_files(course, tmp_path, private_tmp):
-    """SIGTERM (a CI timeout, kill): the grader exits as on any error, its sandbox gone with it."""
+    """SIGTERM (a CI timeout, kill): the grader exits with a line, its sandbox gone with it,
+    keeping only students graded in full (after one notebook: none)."""
     root, _ = course
     proc, ours = start_grading(root, tmp_path / "out", private_tmp)
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=90) == 128 + signal.SIGTERM  # seconds when idle; minutes only at load 13 on 2 cores
+    assert "autograder: stopped by SIGTERM. 0 student(s) graded in full" in proc.stderr.read()
     assert not _still_running(ours, within=5.0)
     assert not list(private_tmp.glob("grading-*"))
-    assert list((tmp_path / "out" / ".state" / ASSIGNMENT).glob("*/*.json")), "what was graded is kept for the next run"
+    assert not list((tmp_path / "out" / ".state" / ASSIGNMENT).glob("*/*.json")), "no half-graded student is kept"
+    assert not list((tmp_path / "out").glob(".run-*"))
 
 
 @pytest.mark.parametrize("source, error", [("import does_not_exist\n", "ModuleNotFoundError: No module named 'does_not_exist'"),
