@@ -89,3 +89,5 @@ def test_a_student_whose_folder_is_gone_leaves_every_export(course):
     assert sorted(export(out, "moodle")) == ["ann", "bob", "dan"]
     assert "cat" not in {r["student"] for r in rows(out)} and not (out / "cat").exists()
     assert not list(out.glob(".run-*"))
+    autograder("insights", out, "--out", root / "insights")
+    assert "3 students, 2 notebooks." in (root / "insights" / "insights.html").read_text()  # ann, bob, dan

@@ -128,3 +128,29 @@ def test_a_stop_swallowed_by_a_finalizer_still_stops_the_batch(graded_class):
             batch.run_jobs([Job("s0", "01_square", None)], assignment, 10.0, 1, lambda result: None)
     finally:
         batch.terminated = None
+
+
+def test_a_stop_raised_in_a_finalizer_is_not_printed(capsys):
+    """What Python prints as "Exception ignored ... KeyboardInterrupt" is left to the flag, silently;
+    any other exception of a finalizer is printed as before."""
+    import gc
+
+    from autograder.cli import _quiet_stops
+
+    class Finalized:
+        def __init__(self, exc):
+            self.exc = exc
+
+        def __del__(self):
+            raise self.exc
+
+    previous, sys.unraisablehook = sys.unraisablehook, _quiet_stops
+    try:
+        Finalized(batch.Stopped(signal.SIGINT))
+        gc.collect()
+        assert capsys.readouterr().err == ""
+        Finalized(ValueError("a real bug"))
+        gc.collect()
+        assert "ValueError: a real bug" in capsys.readouterr().err
+    finally:
+        sys.unraisablehook = previous
