@@ -24,6 +24,7 @@ import pytest
 from autograder import demo
 from autograder.check.selfcheck import load_mistake
 from autograder.grade import gradescope
+from autograder.grade.submissions import match_notebooks
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, grade_cli
 
@@ -258,7 +259,7 @@ def test_usual_renamings_are_matched_and_every_file_is_accounted_for(tmp_path):
                  "__MACOSX/._04_module_parameters.ipynb"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("{}")
-    present, notes = gradescope.match_uploads(tmp_path, NOTEBOOKS)
+    present, notes = match_notebooks(gradescope._uploaded(tmp_path), NOTEBOOKS, tmp_path)
     assert {n: p.relative_to(tmp_path).as_posix() for n, p in present.items()} == {
         "02_detach": "02_detach.ipynb",  # the exact name wins
         "03_stable_softmax": "Copy of 03_stable_softmax.ipynb",

@@ -19,7 +19,6 @@ notebook file matching none is named as not graded. The tests' visibility is Gra
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import stat
 import tempfile
@@ -28,7 +27,7 @@ import zipfile
 from pathlib import Path
 
 from ..course import Assignment, checkout
-from .submissions import Job
+from .submissions import Job, match_notebooks
 
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once when it builds the autograder image (Ubuntu 22.04, as root), with
@@ -95,62 +94,11 @@ def build(assignment: Assignment, out: Path, visibility: str = "visible") -> Pat
 
 
 # Renamings of "<stem>.ipynb" by browsers, Jupyter, Google Drive and operating systems.
-COPY_OF = re.compile(r"^(copy of |kopie van |copie de )+")
-COPY_SUFFIX = re.compile(r"(\s*\(\d+\)|[-_ ]copy\d*|\s+-\s+copy(\s*\(\d+\))?|-\d+)$")
-
-
-def _canonical(stem: str) -> str:
-    """A notebook name as its renamings share it: lower case, copy marks gone, separators one "_"."""
-    name = COPY_OF.sub("", stem.strip().lower())
-    while True:
-        shorter = COPY_SUFFIX.sub("", name).strip()
-        if shorter == name:
-            break
-        name = shorter
-    return re.sub(r"[\s_-]+", "_", name)
-
-
 def _uploaded(submission: Path) -> list[Path]:
     """The notebooks of an upload, without Jupyter's checkpoints and macOS's resource forks."""
     return sorted(p for p in submission.rglob("*.ipynb")
                   if not p.name.startswith("._") and not any(part.startswith(".") or part == "__MACOSX"
                                                              for part in p.relative_to(submission).parts[:-1]))
-
-
-def match_uploads(submission: Path, known: list[str]) -> tuple[dict[str, Path], list[str]]:
-    """Each known notebook's file in the upload, and notes for the student on what was matched
-    how (file names are the student's own, shown made printable)."""
-    from .submissions import printable
-
-    canonical = {_canonical(name): name for name in known}
-    candidates: dict[str, list[Path]] = {name: [] for name in known}
-    notes, unknown = [], []
-    for path in _uploaded(submission):
-        name = path.stem if path.stem in candidates else canonical.get(_canonical(path.stem))
-        if name is None:
-            unknown.append(path)
-        else:
-            candidates[name].append(path)
-
-    def shown(path: Path) -> str:
-        return repr(printable(path.relative_to(submission).as_posix(), 120))
-
-    present = {}
-    for name, paths in candidates.items():
-        if not paths:
-            continue
-        chosen = min(paths, key=lambda p: (p.stem != name, len(p.relative_to(submission).parts), p.as_posix()))
-        present[name] = chosen
-        if chosen.stem != name:
-            notes.append(f"{shown(chosen)} was graded as {name}.ipynb.")
-        others = [p for p in paths if p != chosen]
-        if others:
-            notes.append(f"Several files for {name}: {shown(chosen)} was graded; "
-                         f"{', '.join(map(shown, others))} {'was' if len(others) == 1 else 'were'} not. Upload one copy.")
-    if unknown:
-        notes.append(f"Not a notebook of this assignment, not graded: {', '.join(map(shown, unknown))} "
-                     f"(expected names like {known[0]}.ipynb).")
-    return present, notes
 
 
 def run(assignment: Assignment, submission: Path, results: Path, timeout: float = 10.0, visibility: str = "visible") -> int:
@@ -162,7 +110,7 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     from .grading import grade_jobs
 
     known = assignment.notebooks()
-    present, notes = match_uploads(submission, known)
+    present, notes = match_notebooks(_uploaded(submission), known, submission)
     jobs = [Job("submission", name, present.get(name)) for name in known]  # missing ones score 0
     out = Path(tempfile.mkdtemp(prefix="gradescope-"))
     try:

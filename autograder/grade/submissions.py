@@ -90,9 +90,13 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
     if path.is_file() or path.is_symlink() and not path.is_dir():
         if path.suffix != ".ipynb":
             raise UsageProblem(f"{path} is not a notebook (.ipynb)")
-        if path.stem not in known:
+        present, notes = match_notebooks([path], known, path.parent)
+        if not present:
             raise UsageProblem(f"{path.name} is not a notebook of {assignment.name}; expected one of: {', '.join(known)}")
-        return [_job(_student_of(path.parent, assignment.name), path.stem, path)]
+        for text in notes:
+            note(text)
+        [(name, _)] = present.items()
+        return [_job(_student_of(path.parent, assignment.name), name, path)]
     if submitted.is_dir():
         students = sorted(p for p in submitted.iterdir() if (p / assignment.name).is_dir())
         if student is None:  # nothing of the class is skipped without a word
@@ -121,15 +125,65 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
     return jobs
 
 
+# Renamed copies of a notebook, as students' tools name them (Gradescope's module docstring):
+COPY_OF = re.compile(r"^(copy of |kopie van |copie de )+")
+COPY_SUFFIX = re.compile(r"(\s*\(\d+\)|[-_ ]copy\d*|\s+-\s+copy(\s*\(\d+\))?|-\d+)$")
+
+
+def _canonical(stem: str) -> str:
+    """A notebook name as its renamings share it: lower case, copy marks gone, separators one "_"."""
+    name = COPY_OF.sub("", stem.strip().lower())
+    while True:
+        shorter = COPY_SUFFIX.sub("", name).strip()
+        if shorter == name:
+            break
+        name = shorter
+    return re.sub(r"[\s_-]+", "_", name)
+
+
+def match_notebooks(paths: list[Path], known: list[str], submission: Path) -> tuple[dict[str, Path], list[str]]:
+    """Each known notebook's file among ``paths`` (a submission's, under ``submission``), and notes
+    on what was matched how (file names are the student's own, shown made printable): the same
+    files are graded on Gradescope (its upload) and locally (a student's folder)."""
+    canonical = {_canonical(name): name for name in known}
+    candidates: dict[str, list[Path]] = {name: [] for name in known}
+    notes, unknown = [], []
+    for path in paths:
+        name = path.stem if path.stem in candidates else canonical.get(_canonical(path.stem))
+        if name is None:
+            unknown.append(path)
+        else:
+            candidates[name].append(path)
+
+    def shown(path: Path) -> str:
+        return repr(printable(path.relative_to(submission).as_posix(), 120))
+
+    present = {}
+    for name, paths in candidates.items():
+        if not paths:
+            continue
+        chosen = min(paths, key=lambda p: (p.stem != name, len(p.relative_to(submission).parts), p.as_posix()))
+        present[name] = chosen
+        if chosen.stem != name:
+            notes.append(f"{shown(chosen)} was graded as {name}.ipynb.")
+        others = [p for p in paths if p != chosen]
+        if others:
+            notes.append(f"Several files for {name}: {shown(chosen)} was graded; "
+                         f"{', '.join(map(shown, others))} {'was' if len(others) == 1 else 'were'} not. Upload one copy.")
+    if unknown:
+        notes.append(f"Not a notebook of this assignment, not graded: {', '.join(map(shown, unknown))} "
+                     f"(expected names like {known[0]}.ipynb).")
+    return present, notes
+
+
 def note(text: str) -> None:
     """A note for the instructor on the terminal (stderr), about what will or will not be graded."""
     print(f"note: {text}", file=sys.stderr)
 
 
 def _folder_jobs(folder: Path, student_id: str, known: list[str], all_notebooks: bool) -> list[Job]:
-    present = {p.stem: p for p in folder.glob("*.ipynb")}
-    for stem in sorted(set(present) - set(known)):  # "01_graph_accumulation (1)": nbgrader's names only
-        note(f"{printable(f'{student_id}/{present[stem].name}', 120)!r} is not a notebook of this assignment: not graded "
-              f"(expected names like {known[0]}.ipynb)")
+    present, notes = match_notebooks(sorted(folder.glob("*.ipynb")), known, folder)
+    for text in notes:  # "Copy of 01_graph_accumulation.ipynb" graded as 01, as on Gradescope
+        note(f"{printable(student_id, 64)!r}: {text}")
     names = known if all_notebooks else [n for n in known if n in present]
     return [_job(student_id, n, present.get(n)) for n in names]
