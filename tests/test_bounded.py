@@ -105,3 +105,24 @@ def test_a_cell_too_slow_to_compile_is_the_cells_not_the_graders(zygote):
         assert session.skip == {1}
     finally:
         session.close()
+
+
+def test_a_notebook_over_the_syntax_cap_is_graded_zero_as_the_students(tmp_path):
+    """Four added cells of 250 KB of literals (1 MB, under the notebook's cap in characters) parse
+    into more syntax-tree nodes than the grader reads: counted in the bounded child, every task
+    scores 0 with the too-large message, and the notebook is not the grader's failure (no worker
+    was ever asked for: the zygote named here does not exist)."""
+    import nbformat
+
+    from autograder.grade.batch import INFRASTRUCTURE
+    from autograder.grade.runner import grade_notebook
+    from conftest import LECTURE8
+
+    notebook = LECTURE8.notebooks()[0]
+    nb = nbformat.read(LECTURE8.source_notebook(notebook), 4)
+    literal = ", ".join(str(i % 1000) for i in range(50_000))  # 250 KB
+    nb.cells += [nbformat.v4.new_code_cell(f"DATA_{k} = [{literal}]\n") for k in range(4)]
+    nbformat.write(nb, tmp_path / f"{notebook}.ipynb")
+    result = grade_notebook("s", tmp_path / f"{notebook}.ipynb", LECTURE8, notebook, 3.0, str(tmp_path / "no-zygote"))
+    assert result.tests and result.score == 0 and not result.error.startswith(INFRASTRUCTURE)
+    assert all("too large to grade: it parses into over 200,000 syntax-tree nodes" in t.message for t in result.tests)

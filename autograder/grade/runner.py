@@ -81,11 +81,13 @@ def _does_not_compile(cells: list[str], name) -> str:
 UNREVIEWED = "its code could not be reviewed within the review's CPU and memory budget"
 
 
-def _grading_cells(source: dict, submitted: dict) -> list[str]:
-    """The cells the worker runs (``notebook.grading_code``), CodeTooLarge if they parse into
-    more syntax than the grader reads."""
+def _grading_cells(source: dict, submitted: dict, large: bool) -> list[str]:
+    """The cells the worker runs (``notebook.grading_code``); for ``large`` code, CodeTooLarge if
+    they parse into more syntax than the grader reads (small code cannot: its size bounds it, and
+    counting would cost every notebook a parse)."""
     cells = nbmod.grading_code(source, submitted)
-    nbmod.check_syntax_size(cells)
+    if large:
+        nbmod.check_syntax_size(cells)
     return cells
 
 
@@ -102,7 +104,7 @@ def grade_notebook(student: str, submission, assignment: Assignment, notebook: s
         source = nbmod.read_notebook(assignment.source_notebook(notebook))
         submitted = nbmod.read_notebook(submission)
         size = nbmod.code_bytes(submitted)
-        cells = bounded.within_budget(size, _grading_cells, source, submitted)
+        cells = bounded.within_budget(size, _grading_cells, source, submitted, size > bounded.LARGE_CODE)
     except nbmod.UnreadableNotebook as exc:  # too large included: the submission's, so no retry
         result.error = str(exc) if isinstance(exc, nbmod.CodeTooLarge) else f"could not read the notebook: {exc}"
         result.tests = zero_results(assignment, notebook, result.error)
