@@ -15,7 +15,7 @@ from kernels import run_notebook
 
 EXPECTED = [
     "01_graph_accumulation", "02_detach", "03_stable_softmax", "04_module_parameters", "05_optimizer_training",
-    "06_tensor_tuple", "07_init_variance", "08_train_digits", "09_backward",
+    "06_tensor_tuple", "07_init_variance", "08_train_digits", "09_backward", "10_op_gradients",
 ]
 
 

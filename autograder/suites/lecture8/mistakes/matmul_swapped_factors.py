@@ -1,0 +1,16 @@
+"""MatMul.gradient multiplies the transposed factor on the wrong side: b^T @ out_grad for a's adjoint."""
+NOTEBOOK = "10_op_gradients"
+CELLS = {
+    "task10_3_matmul_gradient": '''
+class MatMul(ops.MatMul):
+    def gradient(self, out_grad, node):
+        a, b = node.inputs
+        return ops.transpose(out_grad) @ b, a @ ops.transpose(out_grad)
+
+
+def matmul(a, b):
+    return MatMul()(a, b)
+''',
+}
+MUST_FAIL = ["test_matmul_gradient_by_hand", "test_matmul_in_a_composed_graph"]
+HINT = "wrong order"
