@@ -22,6 +22,7 @@ class SessionObserver:
     def __init__(self, session: Session):
         self.session = session
         self.broken = ""  # set when the worker could not start: the grader's fault, not the student's
+        self.uncompiled: dict = {}  # missing name -> _does_not_compile's message: a cell parsed once, not per test
 
     def memory(self, probe, budget, own_work: list[str], params: dict):
         grown: list[int] = []
@@ -45,7 +46,9 @@ class SessionObserver:
             config = self.session.config
             raise StudentCodeError(hints.explain(shown, info, config.cells, course_cells=config.course_cells), "raised")
         if outcome.kind == "missing":
-            broken = _does_not_compile(self.session.config.cells, outcome.value)
+            if outcome.value not in self.uncompiled:
+                self.uncompiled[outcome.value] = _does_not_compile(self.session.config.cells, outcome.value)
+            broken = self.uncompiled[outcome.value]
             if broken:
                 raise StudentCodeError(broken, outcome.kind)
         raise StudentCodeError(describe_outcome(outcome.kind, outcome.value, getattr(probe, "needs", ())), outcome.kind)
