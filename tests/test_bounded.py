@@ -9,7 +9,8 @@ import pytest
 
 from autograder import notebook as nbmod
 from autograder.grade import bounded
-from autograder.grade.session import Session, SessionConfig, Zygote, ZygoteLauncher
+from autograder.grade.session import Session, SessionConfig, ZygoteLauncher
+from test_autograder_units import PROBES, zygote  # noqa: F401 - the session tests' probe and zygote fixture
 
 SMALL = bounded.LARGE_CODE  # at or below: the work runs here
 LARGE = bounded.LARGE_CODE + 1  # above: in a bounded child
@@ -76,22 +77,6 @@ def test_a_notebook_over_the_total_code_cap_is_refused_before_parsing(tmp_path):
     path.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": [cell] * 5}))
     with pytest.raises(nbmod.CodeTooLarge, match="KB a notebook may hold"):
         nbmod.read_notebook(path)
-
-
-PROBES = '''
-from autograder.probing import need, probe
-
-@probe("f")
-def call(ns, x):
-    return need(ns, "f")(x)
-'''
-
-
-@pytest.fixture(scope="module")
-def zygote():
-    z = Zygote()
-    yield z
-    z.close()
 
 
 def test_a_cell_too_slow_to_compile_is_the_cells_not_the_graders(zygote):
