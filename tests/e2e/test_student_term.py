@@ -123,6 +123,11 @@ def test_a_student_submits_their_saved_work_and_reads_its_feedback(page: Page, c
         expect(page.locator(".jp-DirListing-item", has_text=f"{NOTEBOOK}.ipynb")).to_be_visible()
         page.wait_for_timeout(3000)  # JupyterLab asks about news a moment after it starts
         expect(page.locator(".jp-Notification-Toast")).to_have_count(0)
+        # the shipped settings are the ones in force: no news, cell timing recorded (for insights)
+        # (shipped overrides are the schema's defaults; the student's own settings would come on top)
+        news = lab.api("GET", "/lab/api/settings/@jupyterlab/apputils-extension:notification")["schema"]["properties"]
+        timing = lab.api("GET", "/lab/api/settings/@jupyterlab/notebook-extension:tracker")["schema"]["properties"]
+        assert news["fetchNews"]["default"] == "false" and timing["recordTiming"]["default"] is True, (news, timing)
 
         # The panel's lecture8 is the folder the file browser shows: downloaded, nothing to fetch.
         open_assignments(page)
