@@ -22,6 +22,7 @@ DEMO_MISTAKES = [  # one realistic mistake per notebook of lecture8
     "recursive_graph_walk.py", "sgd_update_rebinds_local.py", "softmax_naive_no_max.py",
     "module_params_lecture_dicts_only.py", "train_no_reset_grad.py", "tuple_gradient_drops_slot.py",
     "kaiming_normal_no_relu_gain.py", "train_epoch_no_reset_grad.py", "backward_overwrites_adjoints.py",
+    "matmul_no_batch_reduction.py",
 ]
 
 
