@@ -20,6 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from autograder.check.selfcheck import load_mistake
 from autograder.grade.submissions import is_reserved
 from autograder.sandbox.confine import X86_64, landlock_abi
 from autograder.suiterun import collect_tests
@@ -1104,7 +1105,8 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
 # ballast taken at load, freed as train_fixed starts and taken again after the reply, when the
 # worker reads its next request through os.read: against the worker's memory when a call began,
 # the leak grew into the room the ballast left and showed no growth (it scored 27/27)
-BALLAST_LEAK = """
+_EPOCH_LEAK = load_mistake(LECTURE8.suite_dir / "mistakes" / "train_leak_until_epoch_end.py")["CELLS"]["task2_3_train_fixed"]
+BALLAST_LEAK = _EPOCH_LEAK.replace("def train_fixed(", "def _leaky_train_fixed(") + """
 import os as _os
 import numpy as _np
 
@@ -1123,18 +1125,7 @@ _os.read = _rearm
 
 def train_fixed(model, batches, epochs, lr) -> list:
     _BALLAST.clear()
-    opt = ndl.optim.SGD(model.parameters(), lr=lr)
-    history = []
-    for epoch in range(epochs):
-        total_loss = 0.0
-        for x, y in batches:
-            loss = ((model(x) - y) ** 2).sum() / x.shape[0]
-            opt.reset_grad()
-            loss.backward()
-            opt.step()
-            total_loss += loss
-        history.append(float((total_loss / len(batches)).numpy()))
-    return history
+    return _leaky_train_fixed(model, batches, epochs, lr)
 """
 
 THREATS = {  # student -> {notebook: {grade_id: source}}
