@@ -199,8 +199,9 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
         results = commit(kept, False)
         if gradebook is not None and kept:
             _record(gradebook, args.out, assignment.name, results, deadline)
-        print(f"\nautograder: {why}. {len(kept)} student(s) graded in full are in the reports of {args.out} (grades.csv, "
-              "<student>/); nothing of the others was kept. Run the same command again to grade the rest.", file=sys.stderr)
+        print(f"\nautograder: {why}. {len(kept)} student(s) graded in full by this run replace their results in "
+              f"{args.out} (grades.csv, <student>/); nothing of the others was kept (their reports, if any, are an "
+              "earlier complete run's). Run the same command again to grade the rest.", file=sys.stderr)
         return 128 + signum if signum else 1
 
     try:
