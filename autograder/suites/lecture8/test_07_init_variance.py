@@ -34,45 +34,74 @@ OWN_WORK = {"7.1": ("kaiming_normal", KAIMING), "7.2": ("kaiming_uniform", KAIMI
 BIG = (400, 250)  # 100,000 draws, fan_in != fan_out so that a fan_out or Xavier formula shows
 
 # Plausible wrong formulas, as (what is wrong, the std of a normal / the bound of a uniform it
-# gives for (fan_in, fan_out)); the right ones are sqrt(2 / fan_in) and sqrt(6 / fan_in).
-GAIN = "the ReLU gain sqrt(2) is missing: variance 1 / fan_in, which ReLU halves at every layer"
+# gives for (fan_in, fan_out)). The right ones follow from the variance condition: one ReLU layer multiplies
+# E[x^2] by fan_in Var(W) / 2 (Var(z) = fan_in Var(W) E[x^2], and the ReLU keeps half of E[z^2]); that factor
+# is 1 for Var(W) = 2 / fan_in, so the normal's std is sqrt(2 / fan_in) and, as Var(U(-b, b)) = b^2 / 3, the
+# uniform's bound is sqrt(3 * 2 / fan_in) = sqrt(6 / fan_in). The messages name the student's formula and what
+# it does to a layer, never the right one (the student derives it).
+GAIN = ("with it each ReLU layer halves E[x^2] (the ReLU zeroes half of E[z^2], section 2): the variance must "
+        "make up for what the ReLU takes")
 NORMAL_STD_MISTAKES = [
     ("your std is sqrt(1 / fan_in): " + GAIN, lambda n, m: math.sqrt(1 / n)),
-    ("your std is 2 / fan_in: the variance 2 / fan_in was used as the standard deviation (the std is its square root)",
+    ("your std is 2 / fan_in: with it each ReLU layer multiplies E[x^2] by 2 / fan_in, which vanishes in wide "
+     "layers (a variance used as the standard deviation? numpy's normal takes the std)",
      lambda n, m: 2 / n),
     ("your std is sqrt(2 / fan_out): fan_out is in the formula, but the forward variance depends on fan_in only",
      lambda n, m: math.sqrt(2 / m)),
     ("your std is sqrt(4 / (fan_in + fan_out)): Xavier's fans are in the formula, but Kaiming keeps the forward "
      "variance, which depends on fan_in only", lambda n, m: math.sqrt(4 / (n + m))),
-    ("your std is Xavier's, sqrt(2 / (fan_in + fan_out)): Kaiming uses fan_in only and the ReLU gain",
+    ("your std is Xavier's, sqrt(2 / (fan_in + fan_out)): Kaiming keeps the forward variance through a ReLU, "
+     "which depends on fan_in only",
      lambda n, m: math.sqrt(2 / (n + m))),
-    ("your std is 2 / sqrt(fan_in), twice the variance: the square root must cover the 2 too, sqrt(2 / fan_in) "
-     "(2 / fan_in ** 0.5 takes the root of fan_in alone: ** binds tighter than /), and the gain sqrt(2) multiplies "
-     "the std once", lambda n, m: 2 / math.sqrt(n)),
-    ("your std is sqrt(6 / fan_in), the bound of the uniform version: a normal's std is not a uniform's bound",
+    ("your std is 2 / sqrt(fan_in): with it each ReLU layer doubles E[x^2]; the square root must cover the 2 too "
+     "(2 / fan_in ** 0.5 takes the root of fan_in alone: ** binds tighter than /)", lambda n, m: 2 / math.sqrt(n)),
+    ("your std is sqrt(6 / fan_in): with it each ReLU layer triples E[x^2]",
      lambda n, m: math.sqrt(6 / n)),
-    ("your std is sqrt(2) / fan_in: the square root must cover fan_in too, sqrt(2 / fan_in) = sqrt(2) / sqrt(fan_in)",
+    ("your std is sqrt(2) / fan_in: it shrinks as 1 / fan_in, so E[x^2] would shrink more in wider layers; the "
+     "square root must cover fan_in too",
      lambda n, m: math.sqrt(2) / n),
+    # the variance condition solved upside down: fan_in Var(W) / 2 = 1 read as Var(W) = fan_in / 2
+    ("your std is sqrt(fan_in / 2): the variance condition is solved upside down, so E[x^2] grows with the width",
+     lambda n, m: math.sqrt(n / 2)),
 ]
 UNIFORM_BOUND_MISTAKES = [
-    ("your bound is sqrt(2 / fan_in): the factor 3 is missing. Var(U(-b, b)) = b^2 / 3, so the bound is not the std",
+    ("your bound is sqrt(2 / fan_in): with it each ReLU layer multiplies E[x^2] by 1 / 3 (Var(U(-b, b)) = b^2 / 3: "
+     "a uniform's bound is not its std)",
      lambda n, m: math.sqrt(2 / n)),
     ("your bound is sqrt(3 / fan_in): " + GAIN, lambda n, m: math.sqrt(3 / n)),
-    ("your bound is 2 / fan_in: the variance 2 / fan_in was used as the bound", lambda n, m: 2 / n),
+    ("your bound is 2 / fan_in: with it each ReLU layer multiplies E[x^2] by 2 / (3 fan_in), which vanishes in wide "
+     "layers (a variance used as the bound?)", lambda n, m: 2 / n),
     ("your bound is sqrt(6 / fan_out): fan_out is in the formula, but the forward variance depends on fan_in only",
      lambda n, m: math.sqrt(6 / m)),
     ("your bound is sqrt(12 / (fan_in + fan_out)): Xavier's fans are in the formula, but Kaiming keeps the forward "
      "variance, which depends on fan_in only", lambda n, m: math.sqrt(12 / (n + m))),
-    ("your bound is Xavier's, sqrt(6 / (fan_in + fan_out)): Kaiming uses fan_in only and the ReLU gain",
+    ("your bound is Xavier's, sqrt(6 / (fan_in + fan_out)): Kaiming keeps the forward variance through a ReLU, "
+     "which depends on fan_in only",
      lambda n, m: math.sqrt(6 / (n + m))),
-    ("your bound is sqrt(12 / fan_in): the gain is counted twice (variance 4 / fan_in)", lambda n, m: math.sqrt(12 / n)),
-    ("your bound is sqrt(6) / fan_in: the square root must cover fan_in too, sqrt(6 / fan_in) = sqrt(6) / sqrt(fan_in)",
+    ("your bound is sqrt(12 / fan_in): with it each ReLU layer doubles E[x^2] (what the ReLU takes is made up twice)",
+     lambda n, m: math.sqrt(12 / n)),
+    ("your bound is sqrt(6) / fan_in: it shrinks as 1 / fan_in, so E[x^2] would shrink more in wider layers; the "
+     "square root must cover fan_in too",
      lambda n, m: math.sqrt(6) / n),
-    ("your bound is 6 / sqrt(fan_in): the square root must cover the 6 too, sqrt(6 / fan_in) = sqrt(6) / sqrt(fan_in)",
+    # b^2 / 3 = Var(W) read as b / 3 = std: b = 3 sqrt(2 / fan_in), the factor per layer 18 / 3 / 2 = 3
+    ("your bound is sqrt(18 / fan_in): with it each ReLU layer triples E[x^2] (Var(U(-b, b)) = b^2 / 3 relates b^2, "
+     "not b, to the variance)", lambda n, m: math.sqrt(18 / n)),
+    # b^2 / 3 = Var(W) solved as b^2 = Var(W) / 3: b = sqrt(2 / (3 fan_in)), the factor (2 / 9) / 2 = 1 / 9
+    ("your bound is sqrt(2 / (3 fan_in)): with it each ReLU layer multiplies E[x^2] by 1 / 9 (b^2 / 3 = Var(W) "
+     "multiplies the variance by 3 to give b^2, it does not divide)", lambda n, m: math.sqrt(2 / (3 * n))),
+    ("your bound is 6 / sqrt(fan_in): with it each ReLU layer multiplies E[x^2] by 6; the square root must cover the "
+     "6 too",
      lambda n, m: 6 / math.sqrt(n)),
 ]
 NOT_UNIFORM = ("kaiming_uniform's weights are not spread evenly over (-b, b) (a normal draw?): the task asks for the "
                "uniform distribution U(-b, b), every value in it equally likely")
+
+
+def off_variance(what, std, want, fan_in):
+    """The fallback message for a std that matches no named mistake: expected, got, and the factor
+    by which a ReLU layer of that fan-in multiplies E[x^2] with it (fan_in std^2 / 2, 1 for Kaiming)."""
+    return (f"{what}({fan_in}, ...): the weights' std is {std:.4g}, expected {want:.4g}: with yours a ReLU layer "
+            f"multiplies E[x^2] by about {fan_in * std ** 2 / 2:.3g}, where the Kaiming variance keeps it (factor 1)")
 
 
 def _named(measured, fan_in, fan_out, mistakes, fallback):
@@ -120,13 +149,11 @@ def _check_normal_std(values, fan_in, fan_out):
     std = float(np.std(values))
     # the mean's tolerance scales with the draw's own spread: a wrong (wider) std keeps its own hint
     assert abs(np.mean(values)) < 0.02 * max(want, std), "kaiming_normal: the weights should have mean 0 (draw symmetrically around 0)"
-    assert abs(std / want - 1) < 0.03, _named(
-        std, fan_in, fan_out, NORMAL_STD_MISTAKES,
-        "kaiming_normal: the standard deviation of the weights is off: Var(W) = 2 / fan_in, the ReLU gain sqrt(2) over sqrt(fan_in)")
+    assert abs(std / want - 1) < 0.03, _named(std, fan_in, fan_out, NORMAL_STD_MISTAKES, off_variance("kaiming_normal", std, want, fan_in))
 
 
 def _check_uniform(values, fan_in, fan_out):
-    """Mean 0, evenly spread over (-B, B) for B = the largest |weight|, and std sqrt(2 / fan_in)."""
+    """Mean 0, evenly spread over (-B, B) for B = the largest |weight|, and the Kaiming std (see the mistakes above)."""
     want = math.sqrt(2.0 / fan_in)
     # the mean's tolerance scales with the draw's own spread: a wrong (wider) bound keeps its own hint
     assert abs(np.mean(values)) < 0.02 * max(want, float(np.std(values))), (
@@ -136,8 +163,7 @@ def _check_uniform(values, fan_in, fan_out):
     assert abs(half - 0.5) < 0.01, NOT_UNIFORM
     std = float(np.std(values))
     assert abs(std / want - 1) < 0.03, _named(
-        std * math.sqrt(3), fan_in, fan_out, UNIFORM_BOUND_MISTAKES,
-        "kaiming_uniform: the standard deviation of the weights is off: Var(U(-b, b)) = b^2 / 3 must equal 2 / fan_in")
+        std * math.sqrt(3), fan_in, fan_out, UNIFORM_BOUND_MISTAKES, off_variance("kaiming_uniform", std, want, fan_in))
 
 
 def _check_draws_differ(observe, name: str, seed: int) -> None:
@@ -169,7 +195,7 @@ def test_normal_shape_and_type(observe, submission_seed):
 
 @graded("7.1", points=2)
 def test_normal_std(observe, submission_seed):
-    """kaiming_normal has mean 0 and std sqrt(2 / fan_in) (large draw)"""
+    """kaiming_normal has mean 0 and the std that keeps E[x^2] through a ReLU layer (large draw)"""
     fan_in, fan_out = BIG
     values = _weights(observe(P.draw, name="kaiming_normal", fan_in=fan_in, fan_out=fan_out, seed=submission_seed + 3), fan_in, fan_out, "kaiming_normal")
     # Var(W) = 2 / fan_in: the 2 makes up for ReLU zeroing half of each pre-activation's mass
@@ -219,7 +245,7 @@ def test_uniform_shape_and_type(observe, submission_seed):
 
 @graded("7.2", points=2)
 def test_uniform_bound(observe, submission_seed):
-    """kaiming_uniform stays within, and reaches, the bound sqrt(6 / fan_in)"""
+    """kaiming_uniform stays within, and reaches, the bound b whose U(-b, b) has the Kaiming variance"""
     fan_in, fan_out = BIG
     values = _weights(observe(P.draw, name="kaiming_uniform", fan_in=fan_in, fan_out=fan_out, seed=submission_seed + 23), fan_in, fan_out, "kaiming_uniform")
     bound = math.sqrt(6.0 / fan_in)  # Var(U(-b, b)) = b^2 / 3 = 2 / fan_in
@@ -229,12 +255,13 @@ def test_uniform_bound(observe, submission_seed):
     # 1e-6: a float64 draw just below the bound may round up when cast to float32
     assert bound * 0.995 <= biggest <= bound * (1 + 1e-6), _named(
         biggest, fan_in, fan_out, UNIFORM_BOUND_MISTAKES,
-        "the largest |weight| is not the bound b: Var(U(-b, b)) = b^2 / 3 must equal 2 / fan_in")
+        f"kaiming_uniform({fan_in}, {fan_out}): the largest |weight| is {biggest:.4g}, expected the bound b = {bound:.4g}, "
+        "the one whose U(-b, b) has the variance of Task 7.1 (Var(U(-b, b)) = b^2 / 3)")
 
 
 @graded("7.2", points=2)
 def test_uniform_std(observe, submission_seed):
-    """kaiming_uniform is flat on (-b, b), with mean 0 and std sqrt(2 / fan_in)"""
+    """kaiming_uniform is flat on (-b, b), with mean 0 and the std of Task 7.1's weights"""
     fan_in, fan_out = BIG
     values = _weights(observe(P.draw, name="kaiming_uniform", fan_in=fan_in, fan_out=fan_out, seed=submission_seed + 29), fan_in, fan_out, "kaiming_uniform")
     _check_uniform(values, fan_in, fan_out)

@@ -8,5 +8,5 @@ def kaiming_uniform(fan_in, fan_out):
 ''',
 }
 MUST_FAIL = ['test_uniform_bound', 'test_uniform_std', 'test_uniform_std_uses_fan_in']
-HINT = 'the ReLU gain sqrt(2) is missing'
+HINT = 'each ReLU layer halves E[x^2]'
 VISIBLE = True
