@@ -37,6 +37,7 @@ def test_small_code_is_read_here_without_a_process():
     assert bounded.within_budget(SMALL, pid_of_worker) == os.getpid()
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_large_code_is_read_in_a_child_and_its_result_comes_back():
     import os
 
@@ -44,6 +45,7 @@ def test_large_code_is_read_in_a_child_and_its_result_comes_back():
     assert bounded.within_budget(LARGE, sorted, [3, 1, 2]) == [1, 2, 3]
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_work_over_its_cpu_budget_is_the_codes_too_large():
     start = time.monotonic()
     with pytest.raises(nbmod.CodeTooLarge, match="too large to grade"):
@@ -51,11 +53,13 @@ def test_work_over_its_cpu_budget_is_the_codes_too_large():
     assert time.monotonic() - start < 60  # stopped at its budget (4 CPU seconds), not left to run
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_work_over_its_memory_is_the_codes_too_large():
     with pytest.raises(nbmod.CodeTooLarge, match="too large to grade"):
         bounded.within_budget(LARGE, hoard)
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_the_syntax_cap_raised_in_the_child_keeps_its_message():
     cells = ["DATA = [" + "1, " * (nbmod.MAX_AST_NODES + 1) + "]"]
     with pytest.raises(nbmod.CodeTooLarge, match="syntax-tree nodes"):
@@ -63,6 +67,7 @@ def test_the_syntax_cap_raised_in_the_child_keeps_its_message():
     nbmod.check_syntax_size(["def f(x):\n    return [1, 2, 3]\n"])  # an honest cell passes
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_an_error_of_the_graders_own_in_the_child_is_not_the_students():
     with pytest.raises(RuntimeError, match="ZeroDivisionError"):
         bounded.within_budget(LARGE, divmod, 1, 0)
@@ -92,6 +97,7 @@ def test_a_cell_too_slow_to_compile_is_the_cells_not_the_graders(zygote):
         session.close()
 
 
+@pytest.mark.forks  # the bounded child is a fork of this process
 def test_a_notebook_over_the_syntax_cap_is_graded_zero_as_the_students(tmp_path):
     """Four added cells of 250 KB of literals (1 MB, under the notebook's cap in characters) parse
     into more syntax-tree nodes than the grader reads: counted in the bounded child, every task
