@@ -202,6 +202,9 @@ FUSED_ONE_SLOT = ("your gradient keeps the adjoint of only one slot: a feeds bot
 FUSED_MULTIPLIES = ("your gradient multiplies the slot adjoints: the chain rule adds the contributions of the outputs "
                     "(a product of two adjoints is not a derivative)")
 FUSED_AVERAGES = "your gradient averages the slot adjoints: the chain rule adds the contributions of the outputs, it does not average them"
+FUSED_SCALES = ("your gradient scales each slot's adjoint by its constant c_k: that is how a * c_k would move with a; "
+                "adding a constant shifts an output without changing how it moves with a, so c0 and c1 do not appear "
+                "in the adjoint of a")
 FUSED_GENERIC = ("wrong adjoint of a: apply the chain rule to both outputs, each with its own Jacobian d(a + c_k)/da, "
                  "and combine their contributions")
 FUSED_DETACHED = ("your gradient has no graph: it was computed outside needle's ops (in numpy) and wrapped in a new "
@@ -213,33 +216,38 @@ FUSED_GRAD_DTYPE = "the gradient's dtype differs from the data's (float32 must s
 # (where a slot's adjoint is zero, zero and "only one slot" and "multiplies" look alike) is named.
 CAL_A, CAL_G0, CAL_G1 = np.array([[0.5, -1.0, 2.0]]), np.array([[1.5, -0.5, 2.5]]), np.array([[-2.0, 3.0, 0.25]])
 FUSED_PRIORITY = [("zero", FUSED_ZERO), ("slot0", FUSED_ONE_SLOT), ("slot1", FUSED_ONE_SLOT),
-                  ("multiplies", FUSED_MULTIPLIES), ("averages", FUSED_AVERAGES)]
+                  ("multiplies", FUSED_MULTIPLIES), ("averages", FUSED_AVERAGES), ("scales", FUSED_SCALES)]
+CAL_C = (0.5, -1.0)  # the calibration call's constants
 
 
-def _fused_hypotheses(out, g0, g1):
+def _fused_hypotheses(out, g0, g1, consts=()):
     """A message when the result alone says what is wrong (its type or shape), else the set of
-    readings of the result: "correct", "zero", "slot0", "slot1", "multiplies", "averages"."""
+    readings of the result: "correct", "zero", "slot0", "slot1", "multiplies", "averages", and,
+    when the op's constants are known, "scales" (c0 g0 + c1 g1: the Jacobian of a * c_k)."""
     if isinstance(out, str):
         return FUSED_GRAD_KIND.get(out, "your gradient must return a needle Tensor, the adjoint of a")
     g0, g1 = np.asarray(g0, dtype=np.float64), np.asarray(g1, dtype=np.float64)
     if np.shape(out) != g0.shape:
         return "your gradient's result does not have a's shape: the adjoint of a is one Tensor of a's shape"
     readings = {"correct": g0 + g1, "zero": 0.0 * g0, "slot0": g0, "slot1": g1, "multiplies": g0 * g1, "averages": (g0 + g1) / 2}
+    if consts:
+        readings["scales"] = consts[0] * g0 + consts[1] * g1
     return {name: None for name, want in readings.items() if close(out, want, rtol=1e-5, atol=1e-7)}
 
 
 def _fused_problem(observe, calls) -> str | None:
-    """What is wrong with the student's gradient, from its calls [(out, g0, g1)]: None when
-    every result is right; else the one reading all results (and a calibration call) share."""
+    """What is wrong with the student's gradient, from its calls [(out, g0, g1, consts)]: None
+    when every result is right; else the one reading all results (and a calibration call) share."""
     readings = []
-    for out, g0, g1 in calls:
-        got = _fused_hypotheses(out, g0, g1)
+    for out, g0, g1, consts in calls:
+        got = _fused_hypotheses(out, g0, g1, consts)
         if isinstance(got, str):
             return got
         readings.append(got)
     if all("correct" in r for r in readings):
         return None
-    cal = _fused_hypotheses(observe(P.direct_gradient, a=CAL_A, g0=CAL_G0, g1=CAL_G1, c0=0.5, c1=-1.0), CAL_G0, CAL_G1)
+    cal = _fused_hypotheses(observe(P.direct_gradient, a=CAL_A, g0=CAL_G0, g1=CAL_G1, c0=CAL_C[0], c1=CAL_C[1]),
+                            CAL_G0, CAL_G1, CAL_C)
     if isinstance(cal, str):
         return cal
     common = set(cal).intersection(*readings)
@@ -247,8 +255,8 @@ def _fused_problem(observe, calls) -> str | None:
 
 
 def _recorded(report) -> list:
-    """The (out, g0, g1) of every call of the student's FusedAddScalars.gradient in a probe."""
-    return [(c["out"], *c["slots"]) for c in report["calls"] if len(c["slots"]) == 2]
+    """The (out, g0, g1, consts) of every call of the student's FusedAddScalars.gradient in a probe."""
+    return [(c["out"], *c["slots"], tuple(c.get("consts", ()))) for c in report["calls"] if len(c["slots"]) == 2]
 
 
 def _right(grad, want, dtype, rtol, atol) -> bool:
@@ -294,7 +302,7 @@ def test_gradient_returns_one_tensor(observe, submission_seed):
     """gradient returns one Tensor of a's shape (the adjoint of the single input)"""
     r = rng(submission_seed + 50)
     a, g0, g1 = (r.standard_normal((3, 4)) for _ in range(3))
-    problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=1.0, c1=2.0), g0, g1)])
+    problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=1.0, c1=2.0), g0, g1, (1.0, 2.0))])
     assert problem is None, problem
 
 
@@ -312,7 +320,7 @@ def test_gradient_of_given_slot_adjoints(observe, submission_seed):
         r = np.random.default_rng(submission_seed + seed)
         a, g0, g1 = (r.standard_normal(shape) for _ in range(3))
         # d(a + c0)/da = d(a + c1)/da = identity: each slot's adjoint reaches a unchanged, g0 + g1
-        problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=c0, c1=c1), g0, g1)])
+        problem = _fused_problem(observe, [(observe(P.direct_gradient, a=a, g0=g0, g1=g1, c0=c0, c1=c1), g0, g1, (c0, c1))])
         assert problem is None, problem
 
     prop()

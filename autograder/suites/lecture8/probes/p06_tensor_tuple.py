@@ -81,15 +81,17 @@ def _tuple_items(value) -> str:
     return "other"
 
 
-def _record_calls(op, calls: list) -> None:
+def _record_calls(op, calls: list, consts: tuple = ()) -> None:
     """Make ``op`` (an instance of the student's class) record, at each call of its gradient,
-    the slot adjoints it received and what it returned."""
+    the slot adjoints it received and what it returned (and the op's constants, ``consts``, as
+    this probe gave them: the trusted side reads a gradient scaled by them)."""
     student_gradient = op.gradient
 
     def recorded(out_grad, node):
         result = student_gradient(out_grad, node)
         slots = out_grad.realize_cached_data() if isinstance(out_grad, TensorTuple) else ()
-        calls.append({"slots": [np.array(s) for s in slots], "out": _grad_report(_unwrap_one(result))})
+        calls.append({"slots": [np.array(s) for s in slots], "out": _grad_report(_unwrap_one(result)),
+                      "consts": list(consts)})
         return result
 
     try:
@@ -131,7 +133,7 @@ def fused(ns, a: Tensor, c0: float, c1: float, calls: list | None = None) -> Ten
     (a + c0, a + c1): the gradient tests (Task 6.2) then do not depend on compute (Task 6.1)."""
     op = need(ns, "FusedAddScalars")(c0, c1)
     if calls is not None:
-        _record_calls(op, calls)
+        _record_calls(op, calls, (float(c0), float(c1)))
     with ndl.lazy_mode():
         t = op(a)
     x = a.realize_cached_data()
