@@ -9,8 +9,11 @@ cell costs only the tests that need it.
 
 Budgets are in CPU seconds of the worker, read from /proc on this side: the same submission
 gets the same verdict on an idle machine and on a loaded one. A wall-clock backstop, many times
-the budget, stops code that sleeps. Every verdict and message is made here; what the worker
-reports is a claim about the student's own code, validated against a fixed schema.
+the budget, stops code that sleeps. Memory is read from /proc too, against the worker's memory
+before any student code (it waits for this side's go after saying ready): a floor the student
+cannot move. Whatever fails after the worker names its first cell (a compile included) is that
+cell's; only a failure before it is the grader's. Every verdict and message is made here; what
+the worker reports is a claim about the student's own code, validated against a fixed schema.
 """
 from __future__ import annotations
 
