@@ -443,26 +443,24 @@ def same_params(got, want) -> bool:
 
 SWAPPED = ("train calls the loss with the target first and the model's output second: a loss takes the prediction "
            "first, then the target (L2Loss gives the same value either way; a loss that is not symmetric does not)")
-AFTER_STEP = ("train recorded the loss after opt.step(), of the updated model: record the loss computed before the "
-              "step, the loss of the parameters you just evaluated")
-ACCUMULATE = ("the gradients accumulate from epoch to epoch: call opt.reset_grad() in every epoch, before "
-              "loss.backward() (backward adds into p.grad)")
-STALE = ("gradients left in p.grad before training reached the first step: clear the gradients at the start of every "
-         "epoch, before loss.backward(), not after the step")
-NO_STEP = ("train never moved the parameters: in every epoch call opt.step() after loss.backward(), with no "
-           "opt.reset_grad() in between (step() moves each parameter by the gradient that backward() stored, and "
-           "reset_grad() clears it)")
+AFTER_STEP = ("your losses are those of the parameters after each epoch's update (the lecture's model gives 2.56, "
+              "1.6384, ... instead of 4.0, 2.56, ...): losses[k] must be the loss of the parameters epoch k starts with")
+ACCUMULATE = ("the gradients accumulate from epoch to epoch (backward() adds into p.grad): each epoch's step must use "
+              "the gradient of that epoch's loss alone")
+STALE = ("gradients left in p.grad before training reached the first step: the first epoch's step must use the "
+         "gradient of the first loss alone, whatever p.grad held when train was called")
+NO_STEP = ("train never moved the parameters: each epoch must move them by the gradient of its loss (step() moves "
+           "each parameter by what p.grad holds when it is called, and skips a parameter whose p.grad is None)")
 FORWARD_ONCE = ("train computes the loss once, before the loop: run the model forward in every epoch, so that each "
                 "epoch's loss and gradient are those of the current parameters")
 OWN_OPT = ("train does not use the optimizer it is given: call opt.reset_grad() and opt.step() of the `opt` argument "
            "(it may be any optimizer, with any learning rate), do not build one inside train")
-CONSTANT = ("the recorded loss never changes: each epoch's step must use the gradient of that epoch's backward() "
-            "(clear the gradients, forward, backward, then step)")
+CONSTANT = ("the recorded loss never changes: each epoch's loss must be that of the parameters it starts with, and its "
+            "step must use that loss's gradient")
 OWN_LOSS = ("train never calls the loss function it is given: compute each epoch's loss with the `loss_fn` argument "
             "(it may be any loss, of any shape), do not build one inside train")
 UNTRAINED = ("train returned the right losses, but the model's parameters afterwards are not those of that training: "
-             "record the losses of the loop that trains the model it is given (reset_grad, forward, record, backward, "
-             "step in every epoch)")
+             "the losses must be those of the loop that trains the model it is given, one step per epoch")
 OTHER = ("with another model, loss and optimizer the recorded losses are wrong: train must use only its arguments "
          "(the model, loss function and optimizer it is given)")
 
@@ -524,8 +522,8 @@ def check_train(observe, setting, epochs, want, fallback, stale=False, seed=5):
 def test_train_lecture_losses(observe):
     """train records 4.0, 2.56, 1.6384, ... on the lecture's model (derived by hand)"""
     check_train(observe, "lecture", 10, lecture_losses(10), (
-        "the recorded losses are wrong on the lecture's model: in every epoch clear the gradients, compute "
-        "the loss, record it, backpropagate, step"
+        "the recorded losses are wrong on the lecture's model (x = y = 2, SGD with lr 0.01): expected 4.0, 2.56, "
+        "1.6384, ..., the loss of the parameters each epoch starts with (section 1 derives them)"
     ))
 
 
@@ -566,8 +564,8 @@ def test_train_clears_stale_gradients(observe):
     """train resets gradients left over from an earlier backward()"""
     # the parameters already hold gradients (as after a gradient check): they must be cleared first
     check_train(observe, "lecture", 5, lecture_losses(5), (
-        "with gradients already in p.grad before training, the run changed: clear the gradients at the "
-        "start of every epoch"
+        "with gradients already in p.grad before training, the run changed: the first step must use the first "
+        "loss's gradient alone"
     ), stale=True)
 
 

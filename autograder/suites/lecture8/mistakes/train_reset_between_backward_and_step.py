@@ -14,5 +14,5 @@ def train(model, loss_fn, opt, x, y, epochs):
 ''',
 }
 MUST_FAIL = ['test_train_lecture_losses', 'test_train_other_models', 'test_train_clears_stale_gradients']
-HINT = 'with no opt.reset_grad() in between'
+HINT = 'what p.grad holds when it is called'
 VISIBLE = True

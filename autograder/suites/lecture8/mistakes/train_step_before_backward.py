@@ -15,6 +15,6 @@ def train(model, loss_fn, opt, x, y, epochs):
 ''',
 }
 MUST_FAIL = ["test_train_lecture_losses", "test_train_other_models", "test_train_clears_stale_gradients"]
-HINT = "after loss.backward()"
+HINT = "never moved the parameters"
 NOT_HINTS = ["never changes"]
 VISIBLE = True
