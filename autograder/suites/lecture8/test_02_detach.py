@@ -109,7 +109,7 @@ def test_detach_requires_no_grad(observe, submission_seed):
         assert f["requires_grad"] is False, REQUIRES_GRAD
 
 
-@graded("2.1", points=2)
+@graded("2.1", points=1)
 def test_detach_leaves_original_untouched(observe, submission_seed):
     """detach leaves t unchanged: its graph, requires_grad and data"""
     # t = 3x + 1: after detach, t.sum().backward() still gives x.grad = 3 everywhere
@@ -153,6 +153,31 @@ def test_detach_realizes_lazy_tensor(observe, submission_seed):
     assert f["has_array"], LAZY_NO_DATA
     assert f["shares"], COPY
     assert_close(f["value"], detach_reference("nonleaf", shape, seed), "the detached lazy tensor has wrong values")
+
+
+STOP_GRADIENT = ("backward() went through the detached tensor: inside an expression it is a constant, so for "
+                 "y = sum(detach(t) * t) the gradient reaches x through the second factor only")
+RECORDS_GRAPH = ("an expression on the detached tensor records a graph (detach(t) * 3 + 1 has an op): eager mode drops "
+                 "the graph only when no input needs a gradient, so the detached tensor's requires_grad must be False "
+                 "whatever t's was")
+
+
+@graded("2.1", points=1)
+def test_detach_is_a_constant_in_expressions(observe, submission_seed):
+    """detach is a stop-gradient: d/dx sum(detach(t) * t) by hand; an expression on it records no graph"""
+    # y = sum(c * t) with c = t's value held constant. t = x (leaf): dy/dx = c = x.
+    # t = 3x + 1 (non-leaf): dy/dx = 3 c = 3 (3x + 1). Not 2 t dt/dx, which a detach that
+    # kept the graph would give.
+    for kind, shape, seed in detach_cases(submission_seed, 7, ("leaf", "nonleaf")):
+        slope = 3.0 if kind == "nonleaf" else 1.0
+        f = observe(P.detach_in_expressions, kind=kind, shape=shape, seed=seed)
+        check_new_tensor(f)
+        assert f["op"] is None, HAS_OP
+        assert f["t_requires_grad"] is True, "detach changed t.requires_grad: only the new tensor has requires_grad False"
+        assert not f["records_graph"], RECORDS_GRAPH
+        want = slope * detach_reference(kind, shape, seed)
+        grad = expect_array(f["x_grad"], STOP_GRADIENT, shape=shape)
+        assert_close(grad, want, f"{STOP_GRADIENT} (expected dy/dx = {slope:g} t, got another gradient)")
 
 
 # --- Task 2.2: sgd_update ---------------------------------------------------------------------

@@ -146,6 +146,29 @@ def detach_lazy(ns, shape, seed: int):
         return facts
 
 
+@probe("detach")
+def detach_in_expressions(ns, kind: str, shape, seed: int, dtype: str = "float32"):
+    """detach(t) used inside expressions: x.grad after backward of sum(detach(t) * t), and
+    whether detach(t) * 3 + 1 records a graph."""
+    t, x = make_tensor(kind, shape, seed, dtype)
+    d = need(ns, "detach")(t)
+    if not isinstance(d, ndl.Tensor) or d is t:  # the test stops at what is wrong before backward
+        return {"is_tensor": isinstance(d, ndl.Tensor), "same_object": d is t}
+    unset = _unset_fields(d)
+    if unset:
+        return {"is_tensor": True, "same_object": False, "unset": unset}
+    facts = {"is_tensor": True, "same_object": False, "t_value": _value(t),
+             "t_requires_grad": t.requires_grad if type(t.requires_grad) is bool else None,
+             "records_graph": (d * 3.0 + 1.0).op is not None, "x_grad": None} | _leaf_facts(d)
+    if facts["t_requires_grad"] is not True or facts["op"] is not None:
+        return facts  # named by the test; backward through a t cut loose would only raise
+    x.grad = None
+    (d * t).sum().backward()
+    if x.grad is not None:
+        facts["x_grad"] = _value(x.grad)
+    return facts
+
+
 # --- Task 2.2: sgd_update -----------------------------------------------------------------
 def _update_facts(w, w_id: int, result) -> dict:
     return {
