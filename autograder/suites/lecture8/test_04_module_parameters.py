@@ -356,8 +356,8 @@ PLAIN_TENSORS = ("ScaleAdd's s and b are plain Tensors: each must be a Parameter
 NO_MULTIPATH_PARAMETERS = "MultiPathScaleAdd() holds no Parameters: its two paths (ScaleAdd modules) hold them"
 NOT_FLOAT32 = "ScaleAdd's s and b must be float32, like the inputs: needle does not promote dtypes"
 NOT_SHAPE_1 = (
-    "ScaleAdd's s and b must have shape (1,), like the input x: needle does not broadcast, so x * s + b needs "
-    "equal shapes"
+    "ScaleAdd's s and b must have shape (1,), like the input x: needle does not broadcast, so an element-wise op "
+    "on x and a parameter needs equal shapes"
 )
 SEPARATE_PATHS = (
     "path0 and path1 are one ScaleAdd object stored twice: create two separate ScaleAdd() modules, each with "
@@ -369,7 +369,9 @@ NO_GRADIENT = "s and b got no gradient: ScaleAdd's output is not computed from s
 PASS_ARGUMENTS = "__call__ must pass every positional and keyword argument on to forward unchanged"
 SWAPPED = "ScaleAdd's s and b hold each other's initial values: s starts at init_s, b at init_b"
 NOT_INITIAL = "ScaleAdd's s and b do not hold their initial values (init_s for s, init_b for b)"
-FORWARD = "ScaleAdd.forward must compute x * s + b"
+FORWARD = "ScaleAdd.forward gives the wrong value"
+JOIN = ("MultiPathScaleAdd joins its paths so that one path's adjoint depends on the other path's output (a product, "
+        "say): each path must receive the output's adjoint whole (dh/df0 = dh/df1 = 1), and h = 0 when both give 0")
 
 
 def call_message(call, args=(0.5,), kwargs=None) -> str:
@@ -395,7 +397,7 @@ def call_message(call, args=(0.5,), kwargs=None) -> str:
 
 def check_scale_add(basics, forward=True):
     """ScaleAdd's Parameters (present, of shape (1,), starting from the arguments) and, with
-    ``forward``, its value x * s + b: what every other Task 4.2 result rests on."""
+    ``forward``, its value at one point: what every other Task 4.2 result rests on."""
     assert basics["holds_parameters"] or None in basics["shapes"], PLAIN_TENSORS  # s and b are there, as Tensors
     assert basics["holds_parameters"], NO_SCALE_ADD_PARAMETERS
     assert basics["shapes"] == [[1], [1]], NOT_SHAPE_1
@@ -413,7 +415,8 @@ def check_scale_add(basics, forward=True):
         # ScaleAdd(2.5, -0.75) at x = 2: 2 * 2.5 - 0.75 = 4.25
         assert not basics.get("forward_raised"), "ScaleAdd.forward raised an exception"
         assert basics["forward"] is not None, "ScaleAdd.forward must return a needle Tensor"
-        assert basics["forward"].shape == (1,) and np.allclose(basics["forward"], [4.25]), FORWARD
+        assert basics["forward"].shape == (1,) and np.allclose(basics["forward"], [4.25]), (
+            f"{FORWARD}: ScaleAdd(2.5, -0.75) at x = 2 must give 4.25, got {basics['forward']}")
 
 
 def check_multipath(r):
@@ -460,7 +463,7 @@ def test_scale_add_parameters(observe, submission_seed):
 @graded("4.2", points=2)
 @named_after_parameter_arguments
 def test_scale_add_forward_and_gradient(observe, submission_seed):
-    """ScaleAdd computes x * s + b, with d/ds = x and d/db = 1"""
+    """ScaleAdd's value derived from its contract (d/ds = x, d/db = 1, zero at s = b = 0), and its gradients"""
     # out = s x + b;  d out / ds = x;  d out / db = 1
     #   s = 1.5, b = -0.5, x = 3:    out = 4.5 - 0.5 = 4,     ds = 3,    db = 1
     #   s = -2,  b = 0.25, x = -1.5: out = 3 + 0.25 = 3.25,   ds = -1.5, db = 1
@@ -469,14 +472,17 @@ def test_scale_add_forward_and_gradient(observe, submission_seed):
         check_scale_add(r["basics"], forward=False)
         assert r["is_tensor"], "ScaleAdd.forward must return a needle Tensor"
         assert not r["returned_input"], "ScaleAdd.forward returned its input x unchanged"
-        assert_close(expect_array(r["out"], "ScaleAdd.forward must return a Tensor", shape=(1,)), [out], FORWARD)
+        assert_close(expect_array(r["out"], "ScaleAdd.forward must return a Tensor", shape=(1,)), [out],
+                     f"{FORWARD}: ScaleAdd({s:g}, {b:g}) at x = {x:g} must give {out:g}, got {r['out']}")
         assert r["has_graph"] and r["ds"] is not None and r["db"] is not None, NO_GRADIENT
         return r
 
     for s, b, x, out, ds in ((1.5, -0.5, 3.0, 4.0, 3.0), (-2.0, 0.25, -1.5, 3.25, -1.5)):
         r = run(s, b, x, out)
-        assert_close(r["ds"], [ds], "the gradient of x * s + b with respect to s is wrong (it is x)")
-        assert_close(r["db"], [1.0], "the gradient of x * s + b with respect to b is wrong (it is 1)")
+        assert_close(r["ds"], [ds], f"ScaleAdd's gradient with respect to s is wrong: the scale moves the output by x "
+                                    f"per unit (expected {ds:g} at x = {x:g}, got {r['ds']})")
+        assert_close(r["db"], [1.0], f"ScaleAdd's gradient with respect to b is wrong: the offset moves the output by 1 "
+                                     f"per unit (got {r['db']})")
     # float64 central differences of f(s, b) = s x + b at a point drawn for the submission
     s0, b0, x0 = (float(v) for v in np.random.default_rng([submission_seed, 21]).uniform(-3, 3, size=3))
     s, b, x = f32(s0), f32(b0), f32(x0)
@@ -489,7 +495,7 @@ def test_scale_add_forward_and_gradient(observe, submission_seed):
 @graded("4.2", points=1)
 @named_after_parameter_arguments
 def test_multipath_structure(observe, submission_seed):
-    """MultiPathScaleAdd has two separate default ScaleAdd paths and sums them"""
+    """MultiPathScaleAdd has two separate default ScaleAdd paths and combines them as derived"""
     x = round(float(np.random.default_rng([submission_seed, 22]).uniform(-4, 4)), 2)
     r = observe(P.multipath_facts, x=x)
     check_multipath(r)
@@ -498,9 +504,12 @@ def test_multipath_structure(observe, submission_seed):
     # path0.s, path0.b, path1.s, path1.b: four Parameters of shape (1,)
     for v, want in zip(r["values"], [1.0, 0.0, 1.0, 0.0], strict=True):
         assert_close(v, [want], "each path must be ScaleAdd() with its defaults (s=1, b=0)")
-    # with the defaults h = (1 * x + 0) + (1 * x + 0) = 2x
+    # with the defaults h = (1 * x + 0) + (1 * x + 0) = 2x (a product join, f0 f1, gives x^2)
     assert r["out"] is not None, "MultiPathScaleAdd.forward must return a needle Tensor"
-    assert_close(r["out"], [2 * f32(x)], "MultiPathScaleAdd.forward must return path0(x) + path1(x)")
+    if not np.isclose(x * x, 2 * x) and np.allclose(r["out"], [f32(x) * f32(x)], rtol=1e-5, atol=1e-6):
+        raise AssertionError(JOIN)
+    assert_close(r["out"], [2 * f32(x)], f"MultiPathScaleAdd.forward gives the wrong value: with the default paths "
+                                         f"(each gives x) at x = {x:g} it must give {2 * x:g}, got {r['out']}")
 
 
 @graded("4.2", points=2)
@@ -531,7 +540,11 @@ def test_multipath_gradient(observe, submission_seed):
 
     r = observe(P.multipath_grad, x=2.0, y=2.0)
     g = grads(r)
-    assert_close(r["h"], [4.0], "MultiPathScaleAdd.forward must return path0(x) + path1(x)")
+    # a product join h = f0 f1 gives h = 4 here too, but dL/ds_i = 4 x f_other = 16, dL/db_i = 8
+    if np.allclose(g, [16.0, 8.0, 16.0, 8.0]):
+        raise AssertionError(JOIN)
+    assert_close(r["h"], [4.0], f"MultiPathScaleAdd.forward gives the wrong value: with the default paths at x = 2 it "
+                                f"must give 4, got {r['h']}")
     assert_close(g, [8.0, 4.0, 8.0, 4.0],
                  "at the lecture's hand check each path must get the gradient derived by hand (one contribution per path)")
     # defaults at x = -1, y = 0.5: h = -2, dL/dh = 2 (-2 - 0.5) = -5: dL/ds_i = -5 * -1 = 5, dL/db_i = -5
@@ -549,22 +562,26 @@ def test_multipath_gradient(observe, submission_seed):
 
 
 # --- Task 4.3: L2Loss -----------------------------------------------------------------------
-ELEMENT_WISE = "L2Loss must be element-wise: (x - y)^2 with the shape of x, not summed or averaged"
-SQUARE = "L2Loss must compute (x - y)^2 element by element"
-HALF = ("L2Loss computes half of (x - y)^2: the lecture's loss has no factor 1/2 (with it, the gradient would be "
-        "x - y; this loss's gradient is 2 (x - y))")
-DOUBLED = "L2Loss computes 2 (x - y), twice the difference: the loss is the difference squared, (x - y)^2"
-NOT_SQUARED = "L2Loss returns the difference x - y (or y - x) itself: square it, (x - y)^2"
-ABSOLUTE = "L2Loss computes |x - y|: square the difference instead, (x - y)^2"
-NEGATED = "L2Loss computes -(x - y)^2: (x - y) * (y - x) flips the sign; multiply the difference by itself"
-MEAN = ("L2Loss divides (x - y)^2 by the number of samples or elements, a mean: the lecture's loss is (x - y)^2 "
-        "element by element, with nothing divided; a training loop sums or averages it outside")
+ELEMENT_WISE = "L2Loss must be element-wise: one loss per element, with the shape of x, not summed or averaged"
+SQUARE = ("L2Loss gives the wrong values: the contract's loss is zero where x = y and its gradient with respect to x "
+          "is 2 (x - y)")
+HALF = ("L2Loss computes half of the lecture's loss: its gradient with respect to x is x - y, and the contract's is "
+        "2 (x - y)")
+DOUBLED = ("L2Loss computes 2 (x - y), twice the difference: that is the contract's gradient with respect to x, not "
+           "the loss whose gradient it is")
+NOT_SQUARED = "L2Loss returns the difference x - y (or y - x) itself, whose gradient is 1 or -1, not 2 (x - y): square it"
+ABSOLUTE = "L2Loss computes |x - y|, whose gradient with respect to x is the sign of x - y, not 2 (x - y)"
+NEGATED = ("L2Loss computes the lecture's loss negated: (x - y) * (y - x) flips the sign, and its gradient with respect "
+           "to x is -2 (x - y)")
+MEAN = ("L2Loss divides by the number of samples or elements, a mean: the lecture's loss is one loss per element, "
+        "with nothing divided; a training loop sums or averages it outside")
 NOT_CONNECTED = ("L2Loss's output is not connected to x and y (no gradient reaches them): compute it from the "
                  "Tensors x and y with needle operations, not numpy or detached copies")
 
 
 def l2_message(out, x, y) -> str:
-    """The message for an L2Loss output ``out`` that is not (x - y)^2, by what it is instead."""
+    """The message for an L2Loss output ``out`` that is not (x - y)^2, by what it is instead (each
+    message names the contract, never the formula: it is what the student derives)."""
     d = f32(x) - f32(y)
     for n in sorted({d.shape[0], d.size} - {1, 2}):  # (over 2: halving is HALF's)
         if out.shape == d.shape and np.allclose(out, d ** 2 / n, rtol=1e-4, atol=1e-6):
@@ -584,7 +601,11 @@ def check_l2_output(r, x, y):
     out = expect_array(r["out"], "L2Loss.forward must return a Tensor")
     assert out.shape == np.shape(x), ELEMENT_WISE
     if not np.allclose(out, (f32(x) - f32(y)) ** 2, rtol=1e-5, atol=1e-6):
-        raise AssertionError(l2_message(out, x, y))
+        message = l2_message(out, x, y)
+        if message == SQUARE and np.size(x) <= 6:  # the hand case: its input, expected and got
+            message += f" (x = {np.ravel(x).tolist()}, y = {np.ravel(y).tolist()}: expected " \
+                       f"{np.ravel((f32(x) - f32(y)) ** 2).tolist()}, got {np.ravel(out).tolist()})"
+        raise AssertionError(message)
     return out
 
 
@@ -594,7 +615,7 @@ HAND_X, HAND_Y = [1.0, -2.0, 0.5], [3.0, -2.0, -1.0]
 
 @graded("4.3", points=2)
 def test_l2_loss_value(observe, submission_seed):
-    """L2Loss is a Module computing (x - y)^2 element-wise"""
+    """L2Loss is a Module whose element-wise value is the one derived from its contract"""
     r = observe(P.l2_loss, x=HAND_X, y=HAND_Y, w=[1.0, 1.0, 1.0])
     check_l2_output(r, HAND_X, HAND_Y)
     rng = np.random.default_rng([submission_seed, 30])
@@ -612,8 +633,8 @@ def test_l2_loss_gradient(observe, submission_seed):
     r = observe(P.l2_loss, x=HAND_X, y=HAND_Y, w=[1.0, 2.0, -1.0])
     check_l2_output(r, HAND_X, HAND_Y)
     assert r["connected"] and r["gx"] is not None and r["gy"] is not None, NOT_CONNECTED
-    assert_close(r["gx"], [-4.0, 0.0, -3.0], "the gradient of (x - y)^2 with respect to x is wrong (it is 2 (x - y))")
-    assert_close(r["gy"], [4.0, 0.0, 3.0], "the gradient of (x - y)^2 with respect to y is wrong (it is -2 (x - y))")
+    assert_close(r["gx"], [-4.0, 0.0, -3.0], "L2Loss's gradient with respect to x is wrong: the contract's is 2 (x - y)")
+    assert_close(r["gy"], [4.0, 0.0, 3.0], "L2Loss's gradient with respect to y is wrong: it is -2 (x - y)")
     # float64 central differences of f(x, y) = sum(w * (x - y)^2), at inputs drawn for the submission
     rng = np.random.default_rng([submission_seed, 31])
     x, y, w = (f32(rng.standard_normal((2, 3))) for _ in range(3))

@@ -9,6 +9,6 @@ class L2Loss(Module):
 ''',
 }
 MUST_FAIL = ["test_l2_loss_value", "test_l2_loss_gradient"]
-HINT = "half of (x - y)^2"
+HINT = "half of the lecture's loss"
 NOT_HINTS = ["2 (x - y), twice"]
 VISIBLE = True

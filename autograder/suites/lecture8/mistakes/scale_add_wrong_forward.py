@@ -23,5 +23,5 @@ class MultiPathScaleAdd(Module):
 ''',
 }
 MUST_FAIL = ["test_scale_add_forward_and_gradient", "test_multipath_structure", "test_multipath_gradient"]
-HINT = 'must compute x * s + b'
+HINT = 'ScaleAdd.forward gives the wrong value'
 VISIBLE = True
