@@ -161,20 +161,20 @@ def test_dataset_transforms(observe, submission_seed):
 # afterwards, both compared with the loop run here with needle's classes on the same data,
 # model and shuffles. What the optimizer recorded in the worker (steps taken, gradients missing
 # or accumulated) only helps name a mistake.
-STEP = ("train_epoch must update the model once per batch: for every batch of the loader call "
-        "loss.backward(), then opt.step() (len(loader) steps per epoch)")
-BACKWARD = ("opt.step() found parameters without a gradient: call loss.backward() after opt.reset_grad() "
-            "and before opt.step()")
-RESET = ("the gradient used at a step includes the gradients of earlier batches: backward() adds into p.grad, "
-         "so call opt.reset_grad() before every batch's loss.backward()")
-MEAN = ("train_epoch must return the mean loss per sample over the whole epoch: add each batch's loss times its "
-        "number of samples, then divide by the number of samples (the last batch may be smaller)")
+STEP = ("train_epoch must update the model once per batch, by the gradient of that batch's loss (len(loader) steps "
+        "per epoch)")
+BACKWARD = ("opt.step() found parameters without a gradient: a step follows what p.grad holds when it is called, "
+            "and each step must follow its batch's gradient")
+RESET = ("the gradient used at a step includes the gradients of earlier batches (backward() adds into p.grad, and "
+         "only reset_grad() clears it): each step must use its batch's gradient alone")
+MEAN = ("train_epoch must return the mean loss per sample over the whole epoch, in which every sample counts once: "
+        "each batch's loss is a mean over its batch, and the batches need not be equal (the last may be smaller)")
 FLOAT = ("train_epoch must return a Python float, not a needle Tensor or a numpy value: add up each batch's loss as a "
          "Python number (its array's single element)")
-LOOP = ("the model after your epochs differs from one SGD step per batch: for every batch call opt.reset_grad(), "
-        "loss = loss_fn(model(X), y), loss.backward(), opt.step()")
-RECORDED_AFTER = ("train_epoch returned the mean of the losses computed after each step: record each batch's loss "
-                  "before opt.step(), the loss of the parameters the step started from")
+LOOP = ("the model after your epochs differs from that of one step per batch, in the loader's order, each by the "
+        "gradient of that batch's loss alone")
+RECORDED_AFTER = ("train_epoch returned the mean of the losses computed after each step: each batch's loss must be "
+                  "that of the parameters its step started from")
 KEEPS_GRAPHS = ("the memory train_epoch holds grows with the number of batches: what the loop adds up across batches "
                 "holds each batch's loss tensor, and with it that batch's whole graph, until the epoch ends (notebook 02's "
                 "leak); add up Python numbers, as train_fixed does")
@@ -195,6 +195,8 @@ def full_data_loss(sizes, seed, X, y) -> float:
 
 def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, variant="right"):
     """(the mean loss per sample of every epoch, the parameters afterwards) of the loop restated
+    (the mean per sample: each batch mean m_b times its size n_b is the sum of its samples' losses,
+    so the epoch's mean is sum(n_b m_b) / sum(n_b))
     with needle's classes, or of a known mistake: "no_reset" (gradients accumulate over the
     batches), "no_step" (the model never changes), "mean_of_batches" (the mean of the batch
     means returned), "after_step" (the loss recomputed after each step recorded)."""

@@ -15,6 +15,6 @@ def train_epoch(model, loss_fn, opt, loader):
 ''',
 }
 MUST_FAIL = ["test_epoch_mean_loss"]
-HINT = "divide by the number of samples"
+HINT = "every sample counts once"
 NOT_HINTS = ["reset_grad"]
 VISIBLE = True

@@ -15,6 +15,6 @@ def train_epoch(model, loss_fn, opt, loader):
 ''',
 }
 MUST_FAIL = ["task:8.2"]
-HINT = "divide by the number of samples"
+HINT = "every sample counts once"
 NOT_HINTS = ["reset_grad"]
 VISIBLE = True
