@@ -336,6 +336,8 @@ def test_untrusted_timing_is_skipped_not_believed(tmp_path: Path) -> None:
     assert active_time.notebook_active_seconds(tmp_path / "broken.ipynb") is None
     (tmp_path / "untimed.ipynb").write_text(json.dumps({"cells": [{"cell_type": "code", "metadata": {}}]}))
     assert active_time.notebook_active_seconds(tmp_path / "untimed.ipynb") is None  # no timing: none, not 0
+    (tmp_path / "endless.ipynb").symlink_to("/dev/zero")  # a student's link: never read (it would never end)
+    assert active_time.notebook_active_seconds(tmp_path / "endless.ipynb") is None
 
 
 def test_insights_reports_median_and_quartiles_of_active_time(grades: Path, capsys) -> None:
@@ -378,3 +380,24 @@ def test_insights_without_timing_says_so(grades: Path, tmp_path: Path, capsys) -
     assert "No submitted notebook carries timing" in (tmp_path / "o" / "insights.html").read_text()
     assert ins.main(grades, tmp_path / "o", submitted=tmp_path / "nowhere") == 2
     assert "nowhere is not a folder; expected nbgrader's submitted/" in capsys.readouterr().err
+
+
+def test_late_and_marked_students_are_one_row_each_under_their_real_names(tmp_path: Path) -> None:
+    """24 late students were 8 screens of a row per notebook, and a student whose folder is josé
+    read as escaped-<hash>: a row per student, named as their folder is, the report's id beside."""
+    folder = tmp_path / "grades"
+    escaped = "escaped-0123456789ab"
+    for name in ("ann", escaped):
+        for notebook in ("01_first", "02_second", "03_third"):
+            r = NotebookResult(name, notebook, [t("test_a", "1.1", 1, True)])
+            r.late_seconds, r.penalty = 3600.0, 0.0
+            report.save_result(folder, r)
+    report.write_reports(folder)
+    report.record_escaped_names(folder, {escaped: "josé"})
+    assert ins.main(folder, tmp_path / "out") == 0
+    page = (tmp_path / "out" / "insights.html").read_text(encoding="utf-8")
+    marked = page[page.index("id='marked'"):page.index("</table>", page.index("id='marked'"))]
+    assert marked.count("<tr><td>") == 2, marked
+    assert f"<td>josé ({escaped})</td><td class='n'>3</td>" in marked and "<td>ann</td><td class='n'>3</td>" in marked
+    rows = list(csv.DictReader((tmp_path / "out" / "insights.csv").open(encoding="utf-8")))
+    assert {r["student"] for r in rows if r["kind"] == "marked"} == {"ann", f"josé ({escaped})"}

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..notebook import UnreadableNotebook, read_bytes_safely
+
 GAP_SECONDS = 5 * 60  # a longer pause between two recorded moments is not counted
 TIMING_KEYS = ("iopub.status.busy", "iopub.execute_input", "shell.execute_reply", "iopub.status.idle")
 MAX_NOTEBOOK_BYTES = 50 * 2**20  # a submitted notebook larger than this is not read for timing
@@ -54,11 +56,9 @@ def active_seconds(moments: list[float], gap: float = GAP_SECONDS) -> float | No
 
 def notebook_active_seconds(path: Path, gap: float = GAP_SECONDS) -> float | None:
     """The active time of the notebook file ``path``, None without timing (or when unreadable)."""
-    try:
-        if path.stat().st_size > MAX_NOTEBOOK_BYTES:
-            return None
-        notebook = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+    try:  # the grader's careful read: a regular file, not a link (to /dev/zero, ...), with a cap
+        notebook = json.loads(read_bytes_safely(path, MAX_NOTEBOOK_BYTES).decode("utf-8"))
+    except (UnreadableNotebook, UnicodeDecodeError, ValueError, RecursionError):
         return None
     return active_seconds(recorded_moments(notebook), gap)
 

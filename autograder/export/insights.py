@@ -39,7 +39,7 @@ from pathlib import Path
 
 from ..grade.submissions import printable
 from .active_time import GAP_SECONDS, minutes, quartiles, submitted_active_times
-from .report import CSV_HEADER, LATE_TEST, _cell, _uncell, write_atomic
+from .report import CSV_HEADER, LATE_TEST, _cell, _uncell, escaped_names, write_atomic
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5
@@ -207,6 +207,13 @@ class Insights:
     originality: list  # flagged originality rows
     findings: list = field(default_factory=list)  # [str]: the most important first
     active_time: dict = field(default_factory=dict)  # (assignment, notebook) -> {student: seconds}, timed ones only
+    names: dict = field(default_factory=dict)  # {reported (escaped) name: the student's folder name}, as the grader recorded
+
+    def shown(self, student: str) -> str:
+        """The student as people read them: their folder's name (josé), with the ASCII id the
+        reports use beside it when it differs ("josé (escaped-1a2b...)")."""
+        real = self.names.get(student)
+        return f"{real} ({student})" if real and real != student else student
 
 
 def analyse(rows: list[Row], originality: list[dict] | None = None, active_time: dict | None = None) -> Insights:
@@ -441,10 +448,13 @@ def insights_html(insights: Insights) -> str:
     parts.append(f"<details><summary>Tests everybody passes ({len(easy)})</summary>{_test_table(easy) if easy else '<p>None.</p>'}</details>")
 
     parts.append("<h2 id='marked'>Late, review-flagged and other marked submissions</h2>")
-    if insights.marked:
-        parts.append("<table><tr><th>student</th><th>notebook</th><th>marked</th></tr>")
+    if insights.marked:  # a row per student (24 late students were 8 screens of a row per notebook)
+        by_student: dict[str, list[str]] = defaultdict(list)
         for student, assignment, notebook, reasons in insights.marked:
-            parts.append(f"<tr><td>{e(student)}</td><td>{e(_where(assignment, notebook))}</td><td>{e(', '.join(reasons))}</td></tr>")
+            by_student[student].append(f"{_where(assignment, notebook)}: {', '.join(reasons)}")
+        parts.append("<table><tr><th>student</th><th>notebooks</th><th>marked</th></tr>")
+        for student, marks in by_student.items():
+            parts.append(f"<tr><td>{e(insights.shown(student))}</td><td class='n'>{len(marks)}</td><td>{e('; '.join(marks))}</td></tr>")
         parts.append("</table>")
     else:
         parts.append("<p>None (grades.csv marks late, review, own work and timeout in its reason column).</p>")
@@ -524,9 +534,9 @@ def insights_csv(insights: Insights) -> str:
             rate=got / maximum if maximum else 0.0, text="count: students with every point; rate: mean share of the points")
     for (assignment, notebook), students in sorted(insights.not_submitted.items()):
         for student in students:
-            row(NOT_SUBMITTED, assignment, notebook, student=student)
+            row(NOT_SUBMITTED, assignment, notebook, student=insights.shown(student))
     for student, assignment, notebook, reasons in insights.marked:
-        row("marked", assignment, notebook, student=student, text=", ".join(reasons))
+        row("marked", assignment, notebook, student=insights.shown(student), text=", ".join(reasons))
     for (assignment, notebook), seconds in sorted(insights.active_time.items()):
         q1, median, q3 = quartiles(seconds.values())
         row("active time", assignment, notebook, count=len(seconds), total=len(insights.notebook_scores.get((assignment, notebook), {})),
@@ -554,6 +564,7 @@ def main(grades_dir: Path, out: Path, originality: Path | None = None, submitted
             raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} has no rows: nothing was graded")
         insights = analyse(rows, read_originality(originality) if originality else None,
                            submitted_active_times(submitted) if submitted else None)
+        insights.names = escaped_names(Path(grades_dir))
     except InsightsProblem as exc:
         return _fail(str(exc))
     write_atomic(out / "insights.html", insights_html(insights))

@@ -204,7 +204,7 @@ def answer_texts(job, submissions: Submissions) -> tuple[list[tuple[str, str]], 
     try:
         submitted = read_notebook(job.path)
     except UnreadableNotebook as exc:
-        return [], [f"{job.student}/{job.notebook}: {exc}"]
+        return [], [f"{job.original_id}/{job.notebook}: {exc}"]
     sources: dict[str, list[str]] = defaultdict(list)
     for cell_grade_id, cells in student_solutions(submissions.instructor[job.notebook], submitted):
         sources[task_key(cell_grade_id)].extend(cells)
@@ -212,7 +212,7 @@ def answer_texts(job, submissions: Submissions) -> tuple[list[tuple[str, str]], 
     for key, cells in sources.items():
         text = "\n\n".join(cells)
         if len(text) > MAX_ANSWER_CHARS:
-            notes.append(f"{job.student}, task {key}: the answer is {len(text):,} characters long, over the {MAX_ANSWER_CHARS:,} compared")
+            notes.append(f"{job.original_id}, task {key}: the answer is {len(text):,} characters long, over the {MAX_ANSWER_CHARS:,} compared")
         elif key in submissions.tasks[job.notebook]:
             answers.append((key, text))
     return answers, notes
@@ -440,7 +440,7 @@ def originality(assignment: Assignment, path: Path, processes: int | None = None
     texts: dict[str, list[tuple[str, str]]] = {key: [] for key in tasks}
     for job, (answers, _) in zip(submitted, read):
         for key, text in answers:
-            texts[key].append((job.student, text))
+            texts[key].append((job.original_id, text))  # the name people read (josé), not the escaped id
 
     boilerplate = {key: stub_boilerplate(task.stub) for key, task in tasks.items()}
     needle = NeedleIndex(needle_package())
@@ -455,7 +455,7 @@ def originality(assignment: Assignment, path: Path, processes: int | None = None
         others = {"student": codes, "solution": [solution], "needle": needle.files}
         matches += [Match(codes[i], others[kind][j], *numbers) for i, kind, j, *numbers in records]
     matches.sort(key=lambda m: (-round(m.excess, 6), -m.similarity, -m.matched_tokens, m.code.task, m.code.owner, m.other.kind, m.other.owner))
-    skipped = [f"{j.student}/{j.notebook}: {j.problem}" for j in jobs if j.problem] + [note for _, notes in read for note in notes]
+    skipped = [f"{j.original_id}/{j.notebook}: {j.problem}" for j in jobs if j.problem] + [note for _, notes in read for note in notes]
     return Report(matches, len({j.student for j in jobs}), answers, list(tasks.values()), skipped, leaks(matches, answers))
 
 
