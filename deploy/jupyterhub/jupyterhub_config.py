@@ -90,6 +90,10 @@ def _roster(variable: str) -> set[str]:
     return names
 
 
+def _path(prefix: Path) -> str:
+    return os.pathsep.join([str(prefix / "bin"), "/usr/local/bin", "/usr/bin", "/bin"])
+
+
 def _number(variable: str, default: float, what: str) -> float:
     try:
         value = float(os.environ.get(variable) or default)
@@ -164,6 +168,21 @@ if not TRIAL:
 # --- the hub's own state -------------------------------------------------------------------------
 STATE.mkdir(parents=True, exist_ok=True)
 STATE.chmod(0o700)
+
+# --- the roster reaches nbgrader's student list (the grader's --gradebook roster: a 0 for every
+# enrolled student who submitted nothing, in the exports); added, never removed: a student who
+# left keeps their grades until the instructor removes them (nbgrader db student remove).
+_roster_csv = STATE / "roster.csv"
+_roster_csv.write_text("id\n" + "".join(f"{name}\n" for name in sorted(STUDENTS)), encoding="utf-8")
+try:
+    _imported = subprocess.run([str(Path(sys.prefix) / "bin" / "nbgrader"), "db", "student", "import", str(_roster_csv)],
+                               cwd=COURSE_ROOT, env={**os.environ, "PATH": _path(Path(sys.prefix))},
+                               capture_output=True, text=True, timeout=300)
+except (OSError, subprocess.TimeoutExpired) as exc:
+    _fail(f"the roster could not be added to nbgrader's student list in {COURSE_ROOT} ({exc})")
+if _imported.returncode != 0:
+    _fail(f"the roster could not be added to nbgrader's student list in {COURSE_ROOT} "
+          f"(nbgrader db student import: {(_imported.stderr or _imported.stdout).strip()[-500:]})")
 c.JupyterHub.db_url = f"sqlite:///{STATE / 'jupyterhub.sqlite'}"
 c.JupyterHub.cookie_secret_file = str(STATE / "jupyterhub_cookie_secret")
 c.JupyterHub.pid_file = str(STATE / "jupyterhub.pid")
@@ -213,10 +232,6 @@ c.JupyterHub.load_roles = [{
 c.Spawner.default_url = "/lab"
 c.Spawner.start_timeout = 120  # seconds: JupyterLab imports a lot on a busy machine
 c.Spawner.http_timeout = 120
-
-
-def _path(prefix: Path) -> str:
-    return os.pathsep.join([str(prefix / "bin"), "/usr/local/bin", "/usr/bin", "/bin"])
 
 
 def pre_spawn_hook(spawner):

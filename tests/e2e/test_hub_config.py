@@ -117,6 +117,13 @@ def test_the_roster_names_the_students(scratch: dict) -> None:
     config = loaded({**scratch["env"], "NEEDLE_HUB_TRIAL": "1", "NEEDLE_HUB_PASSWORD": "p", "NEEDLE_HUB_STUDENTS": "dave"})
     assert config["allowed"] == ["alice", "bob", "carol", "dave", "teacher"]
     assert config["admins"] == ["teacher"]
+    # ... and nbgrader's student list, which the grader's --gradebook roster reads (a 0 for nothing submitted)
+    from autograder.export.gradebook import roster
+
+    assert roster(scratch["root"] / "gradebook.db") == ["alice", "bob", "carol", "dave"]
+    (scratch["roster"]).write_text("alice\nerin\n")  # the hub restarted with a new roster: erin added, nobody removed
+    loaded({**scratch["env"], "NEEDLE_HUB_TRIAL": "1", "NEEDLE_HUB_PASSWORD": "p"})
+    assert roster(scratch["root"] / "gradebook.db") == ["alice", "bob", "carol", "dave", "erin"]
 
 
 @pytest.mark.parametrize("roster, says", [
