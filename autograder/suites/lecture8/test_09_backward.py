@@ -321,7 +321,7 @@ ADJOINT_PROBLEMS = {
                "arrived: visit the nodes in reverse topological order), or the partial adjoint its op.gradient returned "
                "changed on the way to .grad (store exactly that partial)"),
     "aborted": ("compute_gradient_of_variables calls the ops' gradients once per path: a graph of 62 nodes has about "
-                "4 x 10^12 of them. Sum each node's partial adjoints first, then call its op's gradient once"),
+                "4 x 10^12 of them, where the contract allows one call of each op's gradient per node"),
     "changed": "compute_gradient_of_variables changed the graph: read each node's .inputs and .op, write only .grad",
 }
 CHAIN_TWICE = ("each partial adjoint was multiplied by its node's adjoint once more: op.gradient(adjoint, node) "
@@ -333,8 +333,8 @@ NO_PARTIAL = ("compute_gradient_of_variables looked up the adjoint of a node tha
 TOPO_OF_A_NODE = ("compute_gradient_of_variables handed find_topo_sort a single node, and the walk failed on it: "
                   "find_topo_sort takes a list of nodes, node_list (the output in a list of one)")
 CALLED_TWICE = ("a second call of compute_gradient_of_variables on the same graph gave other adjoints than the first: "
-                "the partial adjoints were added onto what .grad already held. Sum each node's partial adjoints of "
-                "this call apart from .grad (in a dict), then store that sum in .grad, whatever .grad held before")
+                "the partial adjoints were added onto what .grad already held. Each call's adjoints must be those of "
+                "that call alone, whatever .grad held before")
 
 
 def _same(got, want) -> bool:
