@@ -221,8 +221,8 @@ TOPO_PROBLEMS = {
     "order": ("find_topo_sort lists a node before one of its inputs: append a node only after all of its inputs are "
               "listed (post-order), so that every node comes after all of its inputs"),
     "reversed": ("find_topo_sort lists every node before its inputs, the reverse of the order asked for: append a node "
-                 "only after all of its inputs are listed (post-order), and return that order as it is; backward is "
-                 "what walks it in reverse"),
+                 "only after all of its inputs are listed (post-order), and return that order as it is (what backward "
+                 "makes of it is Task 9.2's part)"),
     "aborted": (f"find_topo_sort follows every path: a graph of a few dozen nodes can have 10^12 of them or more; {VISITED} "
                 "and visit each once"),
     "pushed": ("find_topo_sort marks a node visited when it pushes it, before it is listed: a node that a later node "
@@ -431,7 +431,7 @@ def check_backward(observe, graph: str, out_grad, expected: list, picked: list |
     if problem is None:
         return
     walk = _topo_problem_of_student(observe, graph, reads_per_node, **kwargs)
-    assert walk is None, "compute_gradient_of_variables walks your find_topo_sort's order, which is wrong here: " + TOPO_PROBLEMS[walk]
+    assert walk is None, "compute_gradient_of_variables uses your find_topo_sort, whose order is wrong here: " + TOPO_PROBLEMS[walk]
     assert problem not in ("single", "shared") or not chains_twice(observe), CHAIN_TWICE
     if problem in ("single", "shared"):
         _, i, grad = first_wrong(f["grads"], nodes, picked, expected)

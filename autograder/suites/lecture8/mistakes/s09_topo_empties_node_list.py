@@ -25,5 +25,5 @@ def find_topo_sort(node_list):
 }
 MUST_FAIL = ["task:9.1"]
 HINT = "node_list, its caller's list: work on a copy"
-NOT_HINTS = ["walks your find_topo_sort's order"]
+NOT_HINTS = ["uses your find_topo_sort, whose order is wrong here"]
 VISIBLE = True
