@@ -164,7 +164,7 @@ MOMENTUM = ("SGD with momentum must follow PyTorch's rule: each parameter's buff
             "gradient, and the parameter moves by -lr times its buffer")
 SKIP_NONE = ("with some gradients None, the parameters that have one are updated wrongly: skip only those whose grad "
              "is None, update the others as usual")
-RESET_CLEARS = ("reset_grad() cleared the momentum buffers: in a training loop it runs before every step, so momentum "
+RESET_CLEARS = ("reset_grad() cleared the momentum buffers: in a training loop it runs at every step, so momentum "
                 "never builds up and SGD moves as plain SGD; reset_grad clears only the gradients, the buffers carry "
                 "over from step to step")
 STOPS = ("step() stopped at a parameter whose grad is None and left the parameters after it unchanged (a `break` "
