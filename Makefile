@@ -10,8 +10,10 @@ STAMP  := $(VENV)/.installed
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
 
 # ASSIGNMENT=lecture8 limits release/selfcheck/solved/gradescope to one assignment; by default
-# they run for every assignment (a folder in both solutions/ and autograder/suites/).
-ASSIGNMENTS = $(or $(ASSIGNMENT),$(sort $(notdir $(patsubst %/,%,$(dir $(wildcard autograder/suites/*/test_*.py))))))
+# they run for every assignment: a folder in both solutions/ and autograder/suites/, as
+# autograder/course.py's Course.assignments() has it.
+folders_in = $(notdir $(patsubst %/,%,$(wildcard $(1)/*/)))
+ASSIGNMENTS = $(or $(ASSIGNMENT),$(sort $(filter $(call folders_in,solutions),$(filter-out _% .%,$(call folders_in,autograder/suites)))))
 
 # The course's Jupyter kernel (the notebooks select it): this venv's Python, registered in the venv.
 KERNEL   := $(VENV)/share/jupyter/kernels/needle-course/kernel.json

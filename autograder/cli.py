@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 from .course import Course, CourseNotFound, UnknownAssignment
+from .console import fail
+from .cpus import default_jobs
 from .grade import batch
-from .grade.submissions import UsageProblem
+from .submissions import UsageProblem, match_notebooks
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's
 
@@ -25,8 +27,8 @@ def _parser() -> argparse.ArgumentParser:
     g = sub.add_parser("grade", help="grade submissions with the hidden suites")
     g.add_argument("path", type=Path, help="an nbgrader course root, a student's folder of notebooks, or one notebook")
     g.add_argument("--out", type=Path, required=True, help="folder for grades.csv and per-student reports")
-    g.add_argument("--assignment", default=None, help="assignment name (default: the course's only assignment)")
-    g.add_argument("--jobs", type=int, default=batch.default_jobs(), help="notebooks graded in parallel (default: the CPUs this process may use: its affinity and cgroup CPU quota)")
+    g.add_argument("--assignment", default=None, help="assignment name (default: the course's only one, else the one PATH can only be: its folder name, its submissions, its notebooks)")
+    g.add_argument("--jobs", type=int, default=default_jobs(), help="notebooks graded in parallel (default: the CPUs this process may use: its affinity and cgroup CPU quota)")
     g.add_argument("--timeout", type=float, default=10.0, help="CPU seconds the student's code may spend per test (default: 10)")
     g.add_argument("--gradebook", action="store_true",
                    help="also write the scores and submission times into PATH/gradebook.db (nbgrader)")
@@ -88,18 +90,31 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _fail(message: str) -> int:
-    print(f"autograder: error: {message}", file=sys.stderr)
-    return 2
-
-
-def _assignment(course: Course, name: str | None):
+def _assignment(course: Course, name: str | None, path: Path | None = None):
+    """--assignment, else the course's only one, else the one ``path`` (what is graded or
+    compared) can only be: a folder named after it, a course root whose submissions are of it
+    alone, notebooks only it has."""
     if name is None:
         names = course.assignments()
+        if len(names) > 1 and path is not None:
+            names = [n for n in names if _could_be(course.assignment(n), path)] or names
         if len(names) != 1:
-            raise UnknownAssignment(f"this course has {len(names)} assignments ({', '.join(names) or 'none'}): choose one with --assignment")
+            raise UnknownAssignment(f"this course has {len(names)} assignments ({', '.join(names) or 'none'}) that "
+                                    f"{path or 'this'} could be: choose one with --assignment")
         name = names[0]
     return course.assignment(name)
+
+
+def _could_be(assignment, path: Path) -> bool:
+    path = Path(path)
+    submitted = Course(path).submitted_dir
+    if submitted.is_dir():
+        return any(submitted.glob(f"*/{assignment.name}"))
+    if path.name == assignment.name or path.parent.name == assignment.name and path.suffix == ".ipynb":
+        return True
+    notebooks = [path] if path.suffix == ".ipynb" else sorted(path.glob("*.ipynb")) if path.is_dir() else []
+    present, _ = match_notebooks(notebooks, assignment.notebooks(), path if path.is_dir() else path.parent)
+    return bool(present)
 
 
 def _unwritable(out: Path) -> str:
@@ -133,33 +148,33 @@ def _quiet_stops(unraisable) -> None:
 
 
 def grade(course: Course, args) -> int:
-    from .export.gradebook import GradebookProblem
+    from .nbgrader_db import GradebookProblem
     from .grade.deadline import resolve, store_policy
     from .grade.roster import class_roster
     from .grade.roster import keep as keep_roster
 
     if args.jobs < 1:
-        return _fail(f"--jobs must be at least 1, got {args.jobs}")
+        return fail(f"--jobs must be at least 1, got {args.jobs}")
     if not args.timeout > 0:
-        return _fail(f"--timeout must be a positive number of seconds, got {args.timeout}")
+        return fail(f"--timeout must be a positive number of seconds, got {args.timeout}")
     if args.scheduler is not None and importlib.util.find_spec("distributed") is None:
-        return _fail("--scheduler needs Dask's distributed package: pip install -e '.[cluster]' in the course's checkout")
+        return fail("--scheduler needs Dask's distributed package: pip install -e '.[cluster]' in the course's checkout")
     problem = _unwritable(args.out)
     if problem:
-        return _fail(problem)
-    assignment = _assignment(course, args.assignment)
+        return fail(problem)
+    assignment = _assignment(course, args.assignment, args.path)
     gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
-        return _fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist: "
+        return fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist: "
                      "run make release (nbgrader generate_assignment) in the course root first, and to regrade one "
                      "student of it: grade ROOT --student NAME --gradebook")
     due = None
     if gradebook is not None:
-        from .export.gradebook import check_assignment, due_date
+        from .nbgrader_db import check_assignment, due_date
         try:
             check_assignment(gradebook, assignment.name)
         except GradebookProblem as exc:
-            return _fail(str(exc))
+            return fail(str(exc))
         due = due_date(gradebook, assignment.name)
     deadline, penalty = resolve(args.out, assignment.name, args.due, args.late_penalty, args.extensions, due)
     roster = class_roster(args.out, args.roster, gradebook)
@@ -173,8 +188,10 @@ def grade(course: Course, args) -> int:
 
 def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_settings) -> int:
     """Grade into a staging folder, then commit what was graded in full (see grade.committed)."""
-    from .export.gradebook import GradebookProblem
+    from .export.report import write_reports
+    from .export.summary import describe
     from .grade import committed
+    from .nbgrader_db import GradebookProblem
     from .grade.grading import GradeRun, grade_course
     from .suiterun import SuiteBroken
 
@@ -188,7 +205,7 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
 
     def commit(students: set[str], whole: bool) -> list:
         results = committed.commit(args.out, staging, assignment, students, whole_class=whole, roster=roster,
-                                   deadline=deadline)
+                                   deadline=deadline, write_reports=write_reports)
         keep_settings()
         return results if whole else [r for r in results if r.student in students]
 
@@ -208,7 +225,7 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
         if unsubmitted:  # on the roster, never submitted: zeros, no grading
             run = GradeRun(args.out, [], [], [])
         else:
-            run = grade_course(assignment, args.path, staging, jobs=args.jobs, timeout=args.timeout, gradebook=None,
+            run = grade_course(assignment, args.path, staging, jobs=args.jobs, timeout=args.timeout,
                                scheduler=args.scheduler, student=args.student, deadline=deadline)
         if batch.terminated is not None:  # the signal landed where only the flag could say it
             raise batch.Stopped(batch.terminated)
@@ -224,9 +241,9 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
     except ConnectionError as exc:  # the Dask scheduler went away mid-run
         return stopped(0, str(exc))
     except GradebookProblem as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     except SuiteBroken as exc:  # the instructor's files, not a student's: nothing is graded against them
-        return _fail(f"{exc}; fix it (make selfcheck runs every suite against the solutions), then grade again")
+        return fail(f"{exc}; fix it (make selfcheck runs every suite against the solutions), then grade again")
     except OSError as exc:  # the reports (not a student's result) could not be written
         print(f"autograder: could not write the reports in {args.out}: {exc}. Nothing of this run was kept; free the "
               "space and run the same command again.", file=sys.stderr)
@@ -237,18 +254,14 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
         sys.unraisablehook = previous_hook
         batch.terminated = None
         shutil.rmtree(staging, ignore_errors=True)
-    run.out, run.results, run.deadline = args.out, results, None  # lateness: one line per student, below
-    print(run.describe())
-    if deadline is not None:
-        from .export.report import late_lines
-
-        print("\n".join([f"{deadline.describe()}."] + late_lines(results)))
+    print(describe(results, args.out, unsaved=run.unsaved, ungraded=run.ungraded, gradebook=run.gradebook,
+                   deadline=deadline.describe() if deadline is not None else ""))
     return 1 if run.unsaved or run.ungraded else 0
 
 
 def _record(gradebook: Path, out: Path, assignment: str, results: list, deadline) -> str:
     from .export.gradebook import record_run
-    from .export.report import escaped_names
+    from .store import escaped_names
 
     return record_run(gradebook, assignment, results, escaped_names(out), deadline)
 
@@ -277,18 +290,18 @@ def main(argv=None) -> int:
 
             return demo(_assignment(course, args.assignment), args.out)
         if args.command == "gradescope":
-            from .grade import gradescope
+            from . import gradescope
 
             if not args.submission.is_dir():
-                return _fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
+                return fail(f"{args.submission} is not a directory; expected Gradescope's submission folder")
             if args.results.suffix == ".json" or args.results.is_file():
-                return _fail(f"--results {args.results} names a file; expected the folder results.json goes into "
+                return fail(f"--results {args.results} names a file; expected the folder results.json goes into "
                              "(Gradescope's: /autograder/results)")
             return gradescope.run(_assignment(course, args.assignment), args.submission, args.results, visibility=args.visibility)
         if args.command == "originality":
-            from .export import originality
+            from .export import originality_report
 
-            return originality.main(_assignment(course, args.assignment), args.path, args.out)
+            return originality_report.main(_assignment(course, args.assignment, args.path), args.path, args.out)
         if args.command == "nbgrader-feedback":
             from .export.nbgrader_feedback import FeedbackProblem, place_feedback, report
 
@@ -296,14 +309,14 @@ def main(argv=None) -> int:
             try:
                 return report(place_feedback(args.course_root, args.grades, name), name, args.course_root)
             except FeedbackProblem as exc:
-                return _fail(str(exc))
+                return fail(str(exc))
         if args.command == "gradescope-zip":
-            from .grade import gradescope
+            from . import gradescope
 
             assignment = _assignment(course, args.assignment)
             out = args.out or Path("dist") / f"gradescope-autograder-{assignment.name}.zip"
             print(f"wrote {gradescope.build(assignment, out, args.visibility)}")
             return 0
     except (CourseNotFound, UnknownAssignment, UsageProblem) as exc:
-        return _fail(str(exc))
+        return fail(str(exc))
     return 2

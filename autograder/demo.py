@@ -93,8 +93,12 @@ def make_class(assignment: Assignment, course_root: Path, students: int) -> Path
 
 
 def main(assignment: Assignment, out: Path) -> int:
-    from .grade.batch import default_jobs
+    from .cpus import default_jobs
+    from .export.gradebook import record_run
+    from .export.report import write_reports
+    from .export.summary import describe
     from .grade.grading import grade_course
+    from .store import escaped_names
 
     start = time.monotonic()
     course_root = out / "course-root"
@@ -105,8 +109,12 @@ def main(assignment: Assignment, out: Path) -> int:
     make_submissions(assignment, course_root, release_dir, mistakes)
     print("3/3 grading ...")
     grades = out / "grades"
-    run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0, gradebook=Course(course_root).gradebook)
-    print(run.describe())
+    run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0)
+    results = write_reports(grades)
+    ungraded = {(r.student, r.notebook) for r in run.ungraded}  # a grade the gradebook holds is not overwritten with zeros
+    run.gradebook = record_run(Course(course_root).gradebook, assignment.name,
+                               [r for r in results if (r.student, r.notebook) not in ungraded], escaped_names(grades))
+    print(describe(results, grades, unsaved=run.unsaved, ungraded=run.ungraded, gradebook=run.gradebook))
     print(f"\nfeedback for each student: {grades}/<student>/feedback.html (e.g. {grades / 'mistakes' / 'feedback.html'})")
     print(f"Gradescope results: {grades}/<student>/results.json; all tests: {grades / 'grades.csv'}")
     print(f"demo finished in {time.monotonic() - start:.0f} s")

@@ -71,3 +71,29 @@ class NotebookResult:
         return cls(data["student"], data["notebook"], [TestResult(**t) for t in data["tests"]],
                    data["error"], data.get("isolation", {}), list(data.get("review", [])), data.get("assignment", ""),
                    data.get("submitted_at", ""), float(data.get("late_seconds", 0.0)), float(data.get("penalty", 0.0)))
+
+
+def task_key(task: str) -> tuple:
+    """Tasks in their numeric order (1.2 before 1.10), then by name: the one task ordering of the
+    reports, insights and the originality report."""
+    return tuple(int(x) if x.isdigit() else 0 for x in task.split(".")) + (task,)
+
+
+def isolation_summary(results: list[NotebookResult]) -> str:
+    """One line on what the sandbox enforced in every worker (a layer missing in any is named)."""
+    reports = [r.isolation for r in results if r.isolation]
+    if not reports:
+        return "isolation: no worker was started"
+
+    def everywhere(key: str) -> bool:
+        return all(report.get(key) is True for report in reports)
+
+    abi = min(report.get("landlock", 0) for report in reports)
+    parts = [
+        f"Landlock ABI {abi}" if abi else "NO Landlock (files readable)",
+        "seccomp" if everywhere("seccomp") else "NO seccomp (threads, processes, signal handlers allowed)",
+        "unprivileged user" if everywhere("unprivileged") else "NO unprivileged user",
+        "private tmpfs scratch" if everywhere("private_scratch") else "shared scratch (watched)",
+        "needle's task implementation removed per task, CPU-time budgets, resource limits, own session, clean environment",
+    ]
+    return "isolation: " + ", ".join(parts)

@@ -1,4 +1,4 @@
-"""Seconds for the whole originality report (`autograder.export.originality.main`) on a synthetic class:
+"""Seconds for the whole originality report (`autograder.export.originality_report.main`) on a synthetic class:
 500 students x 7 notebooks by default (target: under a minute on two cores).
 
     .venv/bin/python bench/bench_originality.py [--students 500] [--notebooks 7]
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from autograder.course import Assignment, Course  # noqa: E402
-from autograder.export import originality  # noqa: E402
-from autograder.grade.batch import default_jobs  # noqa: E402
+from autograder.export import originality, originality_report  # noqa: E402
+from autograder.cpus import default_jobs  # noqa: E402
 from autograder.notebook import grade_id, is_solution  # noqa: E402
 
 ASSIGNMENT = "lecture8"
@@ -149,11 +149,11 @@ def cpu_seconds() -> float:
 
 
 def timed_main(assignment: Assignment, work: Path, processes: int) -> tuple[float, float, str]:
-    """Wall and CPU seconds of ``originality.main`` with ``processes`` workers, and what it printed."""
+    """Wall and CPU seconds of ``originality_report.main`` with ``processes`` workers, and what it printed."""
     originality.default_jobs = lambda: processes  # main() uses every core; the bench chooses
     start, cpu = time.perf_counter(), cpu_seconds()
     with redirect_stdout(io.StringIO()) as printed:
-        status = originality.main(assignment, work, work / f"out{processes}")
+        status = originality_report.main(assignment, work, work / f"out{processes}")
     if status != 0:
         sys.exit(f"originality.main exited {status}")
     return time.perf_counter() - start, cpu_seconds() - cpu, printed.getvalue()

@@ -361,7 +361,7 @@ def test_a_flagged_submission_is_told_only_that():
 
 
 def test_summary_marks_missing_notebooks_apart_from_failures():
-    from autograder.export.report import summary_table
+    from autograder.export.summary import summary_table
 
     graded, missing = _results()
     broken = type(graded)("bob", "01_a", [graded.tests[0]], "internal grading error", assignment="lecture8")
@@ -388,8 +388,9 @@ def test_grades_csv_has_the_new_columns_and_a_late_row():
 def test_late_policies_and_due_dates():
     import datetime as dt
 
-    from autograder.grade.deadline import Deadline, duration, parse_due, parse_policy
-    from autograder.grade.submissions import UsageProblem
+    from autograder.grade.deadline import Deadline, parse_due, parse_policy
+    from autograder.timestamps import duration
+    from autograder.submissions import UsageProblem
 
     day = 86400
     assert parse_policy("10%").penalty(1, score=15, max_score=20) == 2  # a started day counts
@@ -412,7 +413,7 @@ def test_late_policies_and_due_dates():
 def test_submission_time_reads_nbgrader_timestamp_else_the_file_time(tmp_path):
     import datetime as dt
 
-    from autograder.grade.deadline import submission_time
+    from autograder.timestamps import submission_time
 
     nb = tmp_path / "01_a.ipynb"
     nb.write_text("{}")
@@ -550,10 +551,12 @@ def test_a_late_penalty_is_taken_once_everywhere_and_never_beyond_the_points_ear
     import datetime as dt
     import re
 
-    from autograder.export.report import feedback_html, gradescope_json, summary_table
-    from autograder.grade.deadline import Deadline, nbgrader_timestamp, parse_policy
+    from autograder.export.report import feedback_html, gradescope_json
+    from autograder.export.summary import summary_table
+    from autograder.grade.deadline import Deadline, parse_policy
+    from autograder.timestamps import nbgrader_timestamp
     from autograder.grade.grading import complete
-    from autograder.grade.submissions import Job
+    from autograder.submissions import Job
 
     graded, _ = _results()  # 4 of 10: test_easy and test_other pass, 2 points each
     notebook = tmp_path / "01_a.ipynb"
@@ -572,7 +575,7 @@ def test_a_late_penalty_is_taken_once_everywhere_and_never_beyond_the_points_ear
 
 def test_tasks_sort_by_number_not_by_text():
     """Task 1.10 comes after 1.9 and 10.1 after 9.2 (as text they would not)."""
-    from autograder.export.report import task_key
+    from autograder.results import task_key
 
     assert sorted(["1.10", "10.1", "1.9", "9.2", "1.2"], key=task_key) == ["1.2", "1.9", "1.10", "9.2", "10.1"]
 
@@ -646,9 +649,9 @@ def test_a_line_of_a_course_cell_is_never_quoted_as_the_students():
 
 
 def test_spreadsheet_quoting_tells_every_two_texts_apart():
-    """_cell quotes a formula's first character and a leading quote alike: "=x" and "'=x" stay two
-    students (the LMS export wrote both as "'=x", red team round 9); _uncell gives each back."""
-    from autograder.export.report import _cell, _uncell
+    """cell quotes a formula's first character and a leading quote alike: "=x" and "'=x" stay two
+    students (the LMS export wrote both as "'=x", red team round 9); uncell gives each back."""
+    from autograder.csvcells import cell as _cell, uncell as _uncell
 
     texts = ["=x", "'=x", "''=x", "'x", "x", "-1", "'", "", "@a", "\tb"]
     cells = [_cell(t) for t in texts]

@@ -9,10 +9,12 @@ import signal
 import pytest
 
 from autograder import cli
-from autograder.export import report
+from autograder import store
+from autograder.export.report import write_reports
+from autograder.export.summary import describe
 from autograder.grade import batch
 from autograder.grade.grading import grade_jobs
-from autograder.grade.submissions import Job
+from autograder.submissions import Job
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8
 
@@ -81,9 +83,10 @@ def test_a_process_that_never_starts_costs_its_notebook_only(solved, tmp_path, m
     assert len(run.results) == 3 and all(r.score == 0 for r in run.results)
     for r in run.results:
         assert r.error.startswith("internal grading error") and "tried 3 times" in r.error
-    assert (tmp_path / "out" / "grades.csv").is_file()
+    assert sorted((tmp_path / "out" / ".state" / LECTURE8.name).glob("*/*.json"))  # kept, as any result
     # the summary says they were not graded (the command exits 1, and --gradebook keeps their grades)
-    assert len(run.ungraded) == 3 and "NOT GRADED (an error of the grader's own" in run.describe()
+    shown = describe(run.results, tmp_path / "out", unsaved=run.unsaved, ungraded=run.ungraded)
+    assert len(run.ungraded) == 3 and "NOT GRADED (an error of the grader's own" in shown
 
 
 @pytest.mark.parametrize("limit", [1024, 300])
@@ -124,26 +127,27 @@ def test_an_infrastructure_error_is_retried(solved, tmp_path, monkeypatch):
 
 
 def test_a_result_that_cannot_be_written_loses_no_other(solved, tmp_path, monkeypatch, capsys):
-    real = report.save_result
+    real = store.save_result
 
     def disk_full_for_bob(out, result):
         if result.student == "bob":
             raise OSError(errno.ENOSPC, "No space left on device")
         real(out, result)
 
-    monkeypatch.setattr(report, "save_result", disk_full_for_bob)
+    monkeypatch.setattr(store, "save_result", disk_full_for_bob)
     folder = solved[0].path.parent.parent
     assert cli.main(["grade", str(folder / "ann"), "--out", str(tmp_path / "out")]) == 0
     run = grade_jobs(LECTURE8, solved, tmp_path / "out", jobs=2, timeout=10.0, progress=False)
     assert run.unsaved == [f"bob/{NB}"]
     assert {r.student for r in run.results} == {"ann", "cid"}
     assert "could not save the result of bob" in capsys.readouterr().err
+    write_reports(tmp_path / "out")  # the caller's, from the store
     text = (tmp_path / "out" / "grades.csv").read_text()
     assert "ann," in text and "cid," in text and "bob," not in text
 
 
 def test_the_command_line_exits_1_when_a_result_was_not_saved(solved, tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(report, "save_result", lambda out, result: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+    monkeypatch.setattr(store, "save_result", lambda out, result: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
     folder = solved[1].path.parent
     before = signal.getsignal(signal.SIGTERM)
     assert cli.main(["grade", str(folder), "--out", str(tmp_path / "out")]) == 1
@@ -155,7 +159,7 @@ def test_the_command_line_exits_1_when_a_result_was_not_saved(solved, tmp_path, 
 def test_bad_out_and_stray_entries_are_said_before_grading(solved, tmp_path, capsys):
     """Class audit: --out naming a file graded everything, then failed every save with exit 1;
     a folder without the assignment's folder and a renamed notebook were skipped without a word."""
-    from autograder.grade.submissions import discover
+    from autograder.submissions import discover
 
     (tmp_path / "file").write_text("x")
     assert cli.main(["grade", str(solved[0].path), "--out", str(tmp_path / "file")]) == 2

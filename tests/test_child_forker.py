@@ -10,7 +10,7 @@ import pytest
 from autograder.grade import batch
 from autograder.grade.child_forker import ChildForker, ForkerBroken
 from autograder.grade.session import Zygote
-from autograder.grade.submissions import Job
+from autograder.submissions import Job
 from conftest import LECTURE8, course_copy
 
 NB = "01_graph_accumulation"

@@ -86,7 +86,7 @@ def test_a_worker_lost_while_registering_costs_a_retry_not_the_run(monkeypatch):
     from distributed.comm.core import CommClosedError
 
     from autograder.grade import cluster
-    from autograder.grade.submissions import UsageProblem
+    from autograder.submissions import UsageProblem
 
     monkeypatch.setattr(cluster.time, "sleep", lambda seconds: None)
 

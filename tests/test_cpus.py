@@ -1,7 +1,7 @@
 """`grade --jobs` defaults to the CPUs the grader may use: its affinity and its cgroup's CPU
 quota (v2's cpu.max, v1's cfs quota and period), the smaller, at least 1 (issue 46, item 5)."""
-from autograder.grade import batch
-from autograder.grade.cpus import cgroup_quota, quota_from_cfs, quota_from_cpu_max, usable_cpus
+
+from autograder.cpus import cgroup_quota, default_jobs, quota_from_cfs, quota_from_cpu_max, usable_cpus
 
 
 def test_cgroup_v2_cpu_max_is_read_as_cpus():
@@ -46,4 +46,4 @@ def test_a_v1_hierarchy_and_none_at_all(tmp_path):
 def test_the_default_is_within_this_process_affinity():
     import os
 
-    assert 1 <= batch.default_jobs() <= len(os.sched_getaffinity(0))
+    assert 1 <= default_jobs() <= len(os.sched_getaffinity(0))

@@ -33,9 +33,10 @@ import pytest
 
 from autograder import demo
 from autograder.export.nbgrader_feedback import FeedbackProblem, place_feedback
-from autograder.export.report import save_result, write_reports
+from autograder.export.report import write_reports
+from autograder.store import save_result
 from autograder.results import NotebookResult, TestResult
-from autograder.grade.submissions import report_name
+from autograder.submissions import report_name
 from conftest import LECTURE8, ROOT
 
 pytestmark = pytest.mark.slow

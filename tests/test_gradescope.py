@@ -23,8 +23,8 @@ import pytest
 
 from autograder import demo
 from autograder.check.selfcheck import load_mistake
-from autograder.grade import gradescope
-from autograder.grade.submissions import match_notebooks
+from autograder import gradescope
+from autograder.submissions import match_notebooks
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, grade_cli
 

@@ -12,7 +12,8 @@ import pytest
 
 from autograder.cli import main as cli
 from autograder.export import insights as ins
-from autograder.grade.submissions import is_reserved
+from autograder.submissions import is_reserved
+from autograder import store
 from autograder.export import report
 from autograder.results import NotebookResult, TestResult
 
@@ -68,7 +69,7 @@ def make_grades(folder: Path, reasons: bool = True) -> Path:
     """The class as the grader's report writer writes it (grades.csv with its reason column; as
     an older grader wrote it, without its added columns, when not ``reasons``)."""
     for r in class_results():
-        report.save_result(folder, r)
+        store.save_result(folder, r)
     report.write_reports(folder)
     if not reasons:
         without_columns(folder / "grades.csv", "assignment", "task", "reason")
@@ -212,9 +213,9 @@ def two_assignments(folder: Path) -> Path:
     each student's results.json per assignment (<student>/<assignment>/results.json)."""
     for r in class_results():
         r.assignment = "lecture8"
-        report.save_result(folder, r)
+        store.save_result(folder, r)
         if r.notebook == "01_first":
-            report.save_result(folder, NotebookResult(r.student, r.notebook, r.tests, assignment="lecture9"))
+            store.save_result(folder, NotebookResult(r.student, r.notebook, r.tests, assignment="lecture9"))
     report.write_reports(folder)
     assert (folder / "s00" / "lecture9" / "results.json").is_file()
     return folder
@@ -391,9 +392,9 @@ def test_late_and_marked_students_are_one_row_each_under_their_real_names(tmp_pa
         for notebook in ("01_first", "02_second", "03_third"):
             r = NotebookResult(name, notebook, [t("test_a", "1.1", 1, True)])
             r.late_seconds, r.penalty = 3600.0, 0.0
-            report.save_result(folder, r)
+            store.save_result(folder, r)
     report.write_reports(folder)
-    report.record_escaped_names(folder, {escaped: "josé"})
+    store.record_escaped_names(folder, {escaped: "josé"})
     assert ins.main(folder, tmp_path / "out") == 0
     page = (tmp_path / "out" / "insights.html").read_text(encoding="utf-8")
     marked = page[page.index("id='marked'"):page.index("</table>", page.index("id='marked'"))]

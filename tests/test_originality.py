@@ -20,8 +20,9 @@ import copydetect  # noqa: E402
 import needle.autograd  # noqa: E402
 import needle.optim  # noqa: E402
 from autograder.export import originality  # noqa: E402
+from autograder.export import originality_report  # noqa: E402
 from autograder.export.originality_report import originality_html  # noqa: E402
-from autograder.grade.submissions import is_reserved  # noqa: E402
+from autograder.submissions import is_reserved  # noqa: E402
 from autograder.notebook import grade_id, is_solution, read_notebook, source_of  # noqa: E402
 from conftest import ASSIGNMENTS, LECTURE8, venv_env  # noqa: E402
 
@@ -245,7 +246,7 @@ def test_html_escapes_student_code_and_needs_nothing_from_outside(course_root, t
 
 @pytest.mark.forks  # main compares on every core
 def test_main_writes_both_reports_and_says_what_it_flagged(course_root, tmp_path, capsys):
-    assert originality.main(LECTURE8, course_root, tmp_path / "out") == 0
+    assert originality_report.main(LECTURE8, course_root, tmp_path / "out") == 0
     assert (tmp_path / "out" / "originality.csv").read_text().startswith(",".join(originality.CSV_HEADER))
     assert (tmp_path / "out" / "originality.html").read_text().startswith("<!doctype html>")
     assert not list((tmp_path / "out").glob(".*.tmp"))  # written atomically: no temporary left

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from autograder import demo
 from autograder.course import Course
-from autograder.grade.submissions import discover
+from autograder.submissions import discover
 from conftest import LECTURE8, ROOT
 
 FIRST = LECTURE8.notebooks()[0]

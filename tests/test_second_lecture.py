@@ -75,7 +75,8 @@ def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
             cell.source = solutions[cell.metadata["nbgrader"]["grade_id"]]
     nbformat.write(nb, student / "01_square.ipynb")
     shutil.copy(course / "course" / "lecture9" / "02_cube.ipynb", student)
-    run("-m", "autograder", "grade", str(student), "--out", str(tmp_path / "grades"), "--assignment", "lecture9", cwd=course)
+    # no --assignment: the folder can only be lecture9's (its name, its notebooks)
+    run("-m", "autograder", "grade", str(student), "--out", str(tmp_path / "grades"), cwd=course)
     rows = (tmp_path / "grades" / "grades.csv").read_text().splitlines()[1:]
     assert sorted(r.split(",")[1] + ":" + r.split(",")[3] for r in rows) == [
         "01_square:1", "01_square:1", "02_cube:0"]
@@ -96,3 +97,19 @@ def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
     results = json.loads((base / "results" / "results.json").read_text())
     assert results["score"] == 2 and len(results["tests"]) == 3
     assert contents(course) == before, "adding lecture9 changed a file the course already had"
+
+
+def test_grade_infers_the_lecture_a_notebook_belongs_to(course, tmp_path):
+    """With two lectures, a notebook only lecture8 has is graded as lecture8's without
+    --assignment; a course root whose submissions are of both asks for it."""
+    course, _ = course
+    notebook = course / "course" / "lecture8" / "01_graph_accumulation.ipynb"
+    run("-m", "autograder", "grade", str(notebook), "--out", str(tmp_path / "one"), cwd=course)
+    assert {row.split(",")[6] for row in (tmp_path / "one" / "grades.csv").read_text().splitlines()[1:]} == {"lecture8"}
+    root = tmp_path / "root"
+    for lecture, name in (("lecture8", "01_graph_accumulation.ipynb"), ("lecture9", "01_square.ipynb")):
+        (root / "submitted" / "ann" / lecture).mkdir(parents=True)
+        shutil.copy(course / "course" / lecture / name, root / "submitted" / "ann" / lecture)
+    asked = subprocess.run([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(tmp_path / "two")],
+                           cwd=course, capture_output=True, text=True, env=venv_env())
+    assert asked.returncode == 2 and "choose one with --assignment" in asked.stderr, asked.stderr

@@ -14,7 +14,7 @@ import time
 import pytest
 
 from autograder.grade import batch
-from autograder.grade.submissions import Job
+from autograder.submissions import Job
 from test_grading_pipeline import autograder, rows, solve
 
 pytestmark = pytest.mark.slow

@@ -21,7 +21,7 @@ import nbformat
 import pytest
 
 from autograder.check.selfcheck import load_mistake
-from autograder.grade.submissions import is_reserved
+from autograder.submissions import is_reserved
 from autograder.sandbox.confine import X86_64, landlock_abi
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, remove_at_end, venv_env
@@ -1660,7 +1660,7 @@ def test_nbgrader_feedback_prints_student_folder_names_neutralised(batch):
     """Issue 45, item 5: nbgrader-feedback names every student folder it could not serve (these
     came through no exchange: no timestamp.txt), the escape sequence among them, shown printable
     by the same function as every other command's lines."""
-    from autograder.grade.submissions import printable
+    from autograder.console import printable
 
     proc = subprocess.run([sys.executable, "-m", "autograder", "nbgrader-feedback", str(batch["root"]), "--from",
                            str(batch["out"]), "--assignment", ASSIGNMENT], capture_output=True, text=True, env=venv_env())

@@ -18,11 +18,8 @@ import warnings
 from pathlib import Path
 
 from ..course import Course, task_of
+from ..nbgrader_db import GradebookProblem, not_in_gradebook
 from ..results import NotebookResult
-
-
-class GradebookProblem(Exception):
-    pass
 
 
 def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str] | None = None,
@@ -36,26 +33,6 @@ def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult
         # nbgrader's own SQLAlchemy usage warns on add_submission; nothing we can act on.
         warnings.filterwarnings("ignore", module="nbgrader")
         return _write(Gradebook, MissingEntry, db_path, assignment, results, student_ids or {}, due, extensions or {})
-
-
-def roster(db_path: Path) -> list[str]:
-    """The student ids of nbgrader's student list (``nbgrader db student list``)."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
-        return sorted(s.id for s in gb.students)
-
-
-def student_names(db_path: Path) -> dict[str, str]:
-    """{student id: "First Last"} of nbgrader's student list, for those it has a name of; {} when
-    the course has no gradebook (reading one never creates it)."""
-    if not db_path.is_file():
-        return {}
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
-        names = {s.id: " ".join(part for part in (s.first_name, s.last_name) if part) for s in gb.students}
-    return {student: name for student, name in names.items() if name}
 
 
 def record_run(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str],
@@ -72,35 +49,6 @@ def record_run(db_path: Path, assignment: str, results: list[NotebookResult], st
             submitted.setdefault(student, []).append(path)
     mirror_autograded(db_path.parent, assignment, submitted)
     return f"gradebook: {n} grade cells and the submission times written to {db_path} (formgrader lists autograded/)"
-
-
-def check_assignment(db_path: Path, assignment: str) -> None:
-    """Raise GradebookProblem unless ``assignment`` is in the gradebook: checked before grading,
-    so that a class is not graded for scores that cannot be written."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
-        try:
-            gb.find_assignment(assignment)
-        except MissingEntry:
-            raise GradebookProblem(_not_in(db_path, assignment)) from None
-
-
-def _not_in(db_path: Path, assignment: str) -> str:
-    return (f"assignment {assignment!r} is not in {db_path}: run nbgrader generate_assignment {assignment} "
-            "(make release) first")
-
-
-def due_date(db_path: Path, assignment: str) -> dt.datetime | None:
-    """The assignment's due date in the gradebook (UTC), None when it has none."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    with Gradebook(f"sqlite:///{db_path.resolve()}") as gb:
-        try:
-            due = gb.find_assignment(assignment).duedate
-        except MissingEntry:
-            return None
-    return None if due is None else due.replace(tzinfo=dt.timezone.utc)
 
 
 def _naive_utc(moment: dt.datetime) -> dt.datetime:
@@ -120,7 +68,7 @@ def _write(Gradebook, MissingEntry, db_path: Path, assignment: str, results: lis
         try:
             record = gb.find_assignment(assignment)
         except MissingEntry:
-            raise GradebookProblem(_not_in(db_path, assignment)) from None
+            raise GradebookProblem(not_in_gradebook(db_path, assignment)) from None
         if due is not None:
             record.duedate = _naive_utc(due)
         for r in results:
@@ -156,7 +104,7 @@ def mirror_autograded(course_root: Path, assignment: str, graded: dict[str, list
     notebooks) into ``autograded/<student>/<assignment>/``, with nbgrader's timestamp.txt (the
     submission's, else the latest notebook's time). The copies are read as submissions are (no
     link followed) and written as plain files."""
-    from ..grade.deadline import nbgrader_timestamp, submission_time
+    from ..timestamps import nbgrader_timestamp, submission_time
     from ..notebook import UnreadableNotebook, read_bytes_safely
 
     for student, notebooks in graded.items():

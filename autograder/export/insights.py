@@ -30,16 +30,17 @@ import base64
 import csv
 import html
 import io
-import json
 import re
-import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..grade.submissions import printable
+from ..console import fail, printable
+from ..csvcells import cell, uncell
+from ..results import task_key
+from ..store import escaped_names, write_atomic
 from .active_time import GAP_SECONDS, minutes, quartiles, submitted_active_times
-from .report import CSV_HEADER, LATE_TEST, _cell, _uncell, escaped_names, write_atomic
+from .grades_csv import GradesProblem, Row, read_grades
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5
@@ -50,88 +51,8 @@ STUB_LEFT = "NotImplementedError"  # the released stub's raise
 INSIGHTS_CSV_HEADER = ["kind", "assignment", "notebook", "task", "test", "student", "count", "total", "rate", "text"]
 
 
-class InsightsProblem(Exception):
+class InsightsProblem(GradesProblem):
     """The grading folder (or the originality CSV) is not what was expected; the message says why."""
-
-
-@dataclass
-class Row:
-    """One test of one student's notebook, from grades.csv completed by results.json."""
-
-    student: str
-    assignment: str
-    notebook: str
-    task: str
-    test: str
-    score: float
-    max_score: float
-    status: str
-    reason: str = ""
-    name: str = ""  # the test's description, as students read it
-    message: str = ""  # the hint a failed test gave
-
-    @property
-    def passed(self) -> bool:
-        return self.status == "passed"
-
-    @property
-    def is_test(self) -> bool:
-        return self.test != LATE_TEST
-
-
-# --- reading ---------------------------------------------------------------------------------
-def _number(text: str, where: str) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise InsightsProblem(f"{where}: {text!r} is not a number") from None
-
-
-def read_grades(grades_dir: Path) -> list[Row]:
-    """grades.csv's rows, each completed with its task, test name and hint from results.json."""
-    path = Path(grades_dir) / "grades.csv"
-    if not path.is_file():
-        raise InsightsProblem(f"{path} does not exist; expected the --out folder of `python -m autograder grade`")
-    with path.open(newline="", encoding="utf-8") as f:
-        reader = csv.DictReader(f)
-        missing = [c for c in CSV_HEADER if c not in (reader.fieldnames or [])]
-        if missing:
-            raise InsightsProblem(f"{path} has no column {', '.join(missing)}; expected the columns {', '.join(CSV_HEADER)}")
-        rows = []
-        for n, record in enumerate(reader, 2):
-            where = f"{path}, line {n}"
-            rows.append(Row(
-                student=_uncell(record["student"]), assignment=_uncell(record.get("assignment") or ""),
-                notebook=_uncell(record["notebook"]), task=_uncell(record.get("task") or ""), test=_uncell(record["test"]),
-                score=_number(record["score"], where), max_score=_number(record["max_score"], where),
-                status=_uncell(record["status"]), reason=_uncell(record.get("reason") or "")))
-    details = _test_details(Path(grades_dir), {r.student for r in rows})
-    for r in rows:
-        task, name, message = details.get((r.student, r.notebook, r.test), ("", "", ""))
-        r.task = r.task or task
-        r.name = name or r.test
-        r.message = "" if r.passed else message
-    return rows
-
-
-def _test_details(grades_dir: Path, students: set[str]) -> dict:
-    """(student, notebook, test) -> (task, name, hint), from every results.json under the
-    folder (``<student>/results.json``, or one folder deeper per assignment)."""
-    details = {}
-    for path in sorted(grades_dir.glob("*/results.json")) + sorted(grades_dir.glob("*/*/results.json")):
-        student = next((part for part in path.relative_to(grades_dir).parts[:-1] if part in students), None)
-        if student is None:
-            continue
-        try:
-            tests = json.loads(path.read_text(encoding="utf-8")).get("tests", [])
-        except (OSError, ValueError) as exc:
-            raise InsightsProblem(f"{path} is not readable JSON ({exc}); expected Gradescope's results.json") from None
-        for t in tests:
-            extra = t.get("extra_data") or {}
-            if {"notebook", "test"} <= extra.keys():
-                name = str(t.get("name", "")).rsplit(" · ", 1)[-1]
-                details[(student, extra["notebook"], extra["test"])] = (str(extra.get("task", "")), name, str(t.get("output", "")))
-    return details
 
 
 def read_originality(path: Path) -> list[dict]:
@@ -145,12 +66,10 @@ def read_originality(path: Path) -> list[dict]:
         missing = [c for c in needed if c not in (reader.fieldnames or [])]
         if missing:
             raise InsightsProblem(f"{path} has no column {', '.join(missing)}; expected an originality.csv")
-        return [{k: _uncell(v or "") for k, v in record.items()} for record in reader if record["flagged"] == "yes"]
+        return [{k: uncell(v or "") for k, v in record.items()} for record in reader if record["flagged"] == "yes"]
 
 
 # --- analysing -------------------------------------------------------------------------------
-def task_order(task: str) -> tuple:
-    return tuple(int(x) if x.isdigit() else 0 for x in task.split(".")) + (task,)
 
 
 OWN_LINE = re.compile(r" at line \d+ of your cell(, in `[^`\n]*`)?: `[^`\n]*`")  # needle.hints.message's place
@@ -223,7 +142,7 @@ def analyse(rows: list[Row], originality: list[dict] | None = None, active_time:
     for r in rows:
         by_submission[(r.assignment, r.notebook, r.student)].append(r)
     notebooks = sorted({(r.assignment, r.notebook) for r in rows})
-    tasks = {nb: sorted({r.task for r in rows if (r.assignment, r.notebook) == nb and r.is_test}, key=task_order) for nb in notebooks}
+    tasks = {nb: sorted({r.task for r in rows if (r.assignment, r.notebook) == nb and r.is_test}, key=task_key) for nb in notebooks}
     notebook_scores: dict = defaultdict(dict)
     task_scores: dict = defaultdict(dict)
     not_submitted: dict = defaultdict(list)
@@ -259,8 +178,8 @@ def analyse(rows: list[Row], originality: list[dict] | None = None, active_time:
     insights = Insights(
         students=sorted({r.student for r in rows}), notebooks=notebooks, tasks=tasks,
         notebook_scores=dict(notebook_scores), task_scores=dict(task_scores), not_submitted=dict(not_submitted),
-        tests=[stats[k] for k in sorted(stats, key=lambda k: (k[0], k[1], task_order(k[2]), k[3]))],
-        hints=sorted(hints.values(), key=lambda h: (-len(h.students), h.assignment, h.notebook, task_order(h.task), h.text)),
+        tests=[stats[k] for k in sorted(stats, key=lambda k: (k[0], k[1], task_key(k[2]), k[3]))],
+        hints=sorted(hints.values(), key=lambda h: (-len(h.students), h.assignment, h.notebook, task_key(h.task), h.text)),
         stub_left=dict(stub_left), marked=marked, originality=list(originality or []),
         active_time=_graded_notebooks_times(notebooks, active_time or {}))
     insights.findings = findings(insights)
@@ -439,7 +358,7 @@ def insights_html(insights: Insights) -> str:
         parts.append("<p>No failed test gave a hint.</p>")
     if insights.stub_left:
         parts.append("<p>Not attempted (the stub left in place): " + "; ".join(
-            f"{e(_where(a, nb, t))}: {len(s)}" for (a, nb, t), s in sorted(insights.stub_left.items(), key=lambda i: (i[0][0], i[0][1], task_order(i[0][2])))) + "</p>")
+            f"{e(_where(a, nb, t))}: {len(s)}" for (a, nb, t), s in sorted(insights.stub_left.items(), key=lambda i: (i[0][0], i[0][1], task_key(i[0][2])))) + "</p>")
 
     hard = hard_tests(insights)
     parts.append(f"<h2 id='hard'>Tests almost nobody passes (under {HARD:.0%})</h2>")
@@ -515,7 +434,7 @@ def insights_csv(insights: Insights) -> str:
 
     def row(kind, assignment="", notebook="", task="", test="", student="", count="", total="", rate="", text=""):
         rate = f"{rate:.3f}" if isinstance(rate, float) else rate
-        writer.writerow([kind] + [_cell(str(x)) for x in (assignment, notebook, task, test, student)] + [count, total, rate, _cell(text)])
+        writer.writerow([kind] + [cell(str(x)) for x in (assignment, notebook, task, test, student)] + [count, total, rate, cell(text)])
 
     n = len(insights.students)
     for text in insights.findings:
@@ -553,9 +472,9 @@ def main(grades_dir: Path, out: Path, originality: Path | None = None, submitted
     gives the active time; by default ``submitted/`` beside ``grades_dir``, when there is one."""
     out = Path(out)
     if out.exists() and not out.is_dir():
-        return _fail(f"--out {out} is a file; expected a folder for insights.html and insights.csv")
+        return fail(f"--out {out} is a file; expected a folder for insights.html and insights.csv")
     if submitted is not None and not Path(submitted).is_dir():
-        return _fail(f"{submitted} is not a folder; expected nbgrader's submitted/ (<student>/<assignment>/<notebook>.ipynb)")
+        return fail(f"{submitted} is not a folder; expected nbgrader's submitted/ (<student>/<assignment>/<notebook>.ipynb)")
     beside = Path(grades_dir).resolve().parent / "submitted"
     submitted = Path(submitted) if submitted is not None else beside if beside.is_dir() else None
     try:
@@ -565,8 +484,8 @@ def main(grades_dir: Path, out: Path, originality: Path | None = None, submitted
         insights = analyse(rows, read_originality(originality) if originality else None,
                            submitted_active_times(submitted) if submitted else None)
         insights.names = escaped_names(Path(grades_dir))
-    except InsightsProblem as exc:
-        return _fail(str(exc))
+    except GradesProblem as exc:  # InsightsProblem is one
+        return fail(str(exc))
     write_atomic(out / "insights.html", insights_html(insights))
     write_atomic(out / "insights.csv", insights_csv(insights))
     print(f"insights: {len(insights.students)} students, {len(insights.notebooks)} notebooks")
@@ -581,8 +500,3 @@ def main(grades_dir: Path, out: Path, originality: Path | None = None, submitted
         print(f"active time: no timing recorded ({where}; JupyterLab's recordTiming setting records it)")
     print(f"report: {out / 'insights.html'}, {out / 'insights.csv'}")
     return 0
-
-
-def _fail(message: str) -> int:
-    print(f"autograder: error: {message}", file=sys.stderr)
-    return 2

@@ -17,14 +17,22 @@ from __future__ import annotations
 
 import csv
 import io
-import sys
 from collections import defaultdict
 from pathlib import Path
 
-from .insights import InsightsProblem, read_grades
-from .report import _cell, escaped_names, write_atomic
+from ..console import fail
+from ..csvcells import cell
+from ..store import escaped_names, write_atomic
+from .grades_csv import GradesProblem, read_grades
+from .report import num
 
 FORMATS = ("canvas", "moodle")
+
+
+class ExportProblem(GradesProblem):
+    """The grading folder or the format asked for is not what the export can write; the message says why."""
+
+
 CANVAS_IDENTITY = ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
 
 
@@ -34,11 +42,11 @@ def totals(grades_dir: Path, assignment: str | None = None) -> tuple[list[str], 
     ``assignment`` names the assignment of rows that name none (grades.csv of an older grader)."""
     rows = read_grades(grades_dir)
     if not rows:
-        raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} has no rows: nothing was graded")
+        raise ExportProblem(f"{Path(grades_dir) / 'grades.csv'} has no rows: nothing was graded")
     if any(not r.assignment for r in rows):
         if not assignment:
-            raise InsightsProblem(f"{Path(grades_dir) / 'grades.csv'} names no assignment (an older grader wrote it): "
-                                  "name it with --assignment")
+            raise ExportProblem(f"{Path(grades_dir) / 'grades.csv'} names no assignment (an older grader wrote it): "
+                                "name it with --assignment")
         for r in rows:
             r.assignment = r.assignment or assignment
     points: dict = defaultdict(float)
@@ -51,27 +59,23 @@ def totals(grades_dir: Path, assignment: str | None = None) -> tuple[list[str], 
     return sorted({r.student for r in rows}), assignments, dict(points), possible
 
 
-def _num(x: float) -> str:
-    return f"{x:g}"
-
-
 def export_csv(grades_dir: Path, fmt: str, assignment: str | None = None) -> str:
     if fmt not in FORMATS:
-        raise InsightsProblem(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
+        raise ExportProblem(f"--format {fmt!r} is not one of {', '.join(FORMATS)}")
     students, assignments, points, possible = totals(grades_dir, assignment)
     folder = escaped_names(grades_dir)  # a folder reported under an escaped name goes out as the student's own id
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     if fmt == "canvas":
-        writer.writerow(CANVAS_IDENTITY + [_cell(a) for a in assignments])
-        writer.writerow(["Points Possible", "", "", "", ""] + [_num(possible[a]) for a in assignments])
+        writer.writerow(CANVAS_IDENTITY + [cell(a) for a in assignments])
+        writer.writerow(["Points Possible", "", "", "", ""] + [num(possible[a]) for a in assignments])
         for s in students:
-            who = _cell(folder.get(s, s))
-            writer.writerow([who, "", "", who, ""] + [_num(points.get((s, a), 0.0)) for a in assignments])
+            who = cell(folder.get(s, s))
+            writer.writerow([who, "", "", who, ""] + [num(points.get((s, a), 0.0)) for a in assignments])
     else:
-        writer.writerow(["Username"] + [_cell(a) for a in assignments])
+        writer.writerow(["Username"] + [cell(a) for a in assignments])
         for s in students:
-            writer.writerow([_cell(folder.get(s, s))] + [_num(points.get((s, a), 0.0)) for a in assignments])
+            writer.writerow([cell(folder.get(s, s))] + [num(points.get((s, a), 0.0)) for a in assignments])
     return buf.getvalue()
 
 
@@ -79,16 +83,11 @@ def main(grades_dir: Path, fmt: str, out: Path, assignment: str | None = None) -
     """Write the export to ``out``. Returns 0, or 2 with a message on bad input."""
     out = Path(out)
     if out.is_dir():
-        return _fail(f"--out {out} is a folder; expected the name of the CSV file to write")
+        return fail(f"--out {out} is a folder; expected the name of the CSV file to write")
     try:
         text = export_csv(Path(grades_dir), fmt, assignment)
-    except InsightsProblem as exc:
-        return _fail(str(exc))
+    except GradesProblem as exc:
+        return fail(str(exc))
     write_atomic(out, text)
     print(f"wrote {out}: {text.count(chr(10)) - (2 if fmt == 'canvas' else 1)} students, for {fmt}'s grade import")
     return 0
-
-
-def _fail(message: str) -> int:
-    print(f"autograder: error: {message}", file=sys.stderr)
-    return 2

@@ -40,12 +40,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..course import Course
-from ..grade.deadline import submission_time
-from ..grade.submissions import printable, report_name
+from ..console import printable
+from ..nbgrader_db import student_names
+from ..submissions import report_name
+from ..timestamps import submission_time
 from ..notebook import UnreadableNotebook, read_bytes_safely
 from ..results import NotebookResult
-from .gradebook import student_names
-from .report import assignments_in, feedback_html, load_results, report_folder, write_atomic
+from ..store import assignments_in, load_results, report_folder, write_atomic
+from .report import feedback_html
 
 FEEDBACK_PAGE = "feedback.html"
 # Text that only nbgrader's own feedback (or a notebook's hidden tests) contains: a page holding

@@ -58,16 +58,17 @@ import multiprocessing
 import re
 import signal
 import statistics
-import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..console import printable
 from ..course import Assignment, task_of
-from ..grade.batch import default_jobs
-from ..grade.submissions import UsageProblem, discover, printable
+from ..cpus import default_jobs
+from ..csvcells import cell
 from ..notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
-from .report import _cell, write_atomic
+from ..results import task_key
+from ..submissions import UsageProblem, discover
 
 try:  # the "originality" extra; main() says how to install it when it is missing
     import copydetect
@@ -136,7 +137,8 @@ def released_stub(source: str) -> str:
     return SOLUTION_BLOCK.sub(lambda m: "\n".join(m.group(1) + line for line in STUB.splitlines()), source)
 
 
-def task_key(grade_id: str) -> str:
+def task_of_cell(grade_id: str) -> str:
+    """The task a solution cell answers: "N.M", or the cell's grade_id when not named taskN_M_*."""
     return task_of(grade_id) or grade_id
 
 
@@ -145,7 +147,7 @@ def instructor_tasks(instructor: dict, notebook: str) -> list[Task]:
     grouped: dict[str, list] = defaultdict(list)
     for cell in instructor["cells"]:
         if is_solution(cell) and cell.get("cell_type") == "code":
-            grouped[task_key(grade_id(cell))].append(cell)
+            grouped[task_of_cell(grade_id(cell))].append(cell)
     return [
         Task(key, notebook, "\n\n".join(source_of(c) for c in cells), "\n\n".join(released_stub(source_of(c)) for c in cells))
         for key, cells in grouped.items()
@@ -207,7 +209,7 @@ def answer_texts(job, submissions: Submissions) -> tuple[list[tuple[str, str]], 
         return [], [f"{job.original_id}/{job.notebook}: {exc}"]
     sources: dict[str, list[str]] = defaultdict(list)
     for cell_grade_id, cells in student_solutions(submissions.instructor[job.notebook], submitted):
-        sources[task_key(cell_grade_id)].extend(cells)
+        sources[task_of_cell(cell_grade_id)].extend(cells)
     answers, notes = [], []
     for key, cells in sources.items():
         text = "\n\n".join(cells)
@@ -374,7 +376,7 @@ def leaks(matches: list[Match], answers: list[Code]) -> list[Leak]:
             identical[m.code.task].append(m.code.owner)
     found = [Leak(task, tuple(sorted(students)), counts[task]) for task, students in identical.items()
              if counts[task] >= CALIBRATE_FROM and len(students) >= LEAK_SHARE * counts[task]]
-    return sorted(found, key=lambda leak: task_order(leak.task))
+    return sorted(found, key=lambda leak: task_key(leak.task))
 
 
 def typical(similarities: list[float], count: int, answers: int) -> float:
@@ -477,7 +479,7 @@ def originality_csv(report: Report) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for m in report.matches:  # every text cell neutralised: student names and needle paths alike
-        writer.writerow([_cell(m.code.task), _cell(m.code.owner), _cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
+        writer.writerow([cell(m.code.task), cell(m.code.owner), cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
                          m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no",
                          f"{m.typical:.3f}", f"{m.excess:.3f}"])
     return buf.getvalue()
@@ -511,12 +513,8 @@ def student_pair_view(report: Report) -> list[Pair]:
     for m in report.matches:
         if m.other.kind == "student":
             pairs[tuple(sorted((m.code.owner, m.other.owner)))].append(m)
-    view = [Pair(a, b, sorted(ms, key=lambda m: task_order(m.code.task))) for (a, b), ms in pairs.items()]
+    view = [Pair(a, b, sorted(ms, key=lambda m: task_key(m.code.task))) for (a, b), ms in pairs.items()]
     return sorted(view, key=lambda p: (-len(p.flagged), -len(p.matches), -round(p.mean_excess, 6), p.student, p.other))
-
-
-def task_order(task: str) -> tuple:
-    return tuple(int(x) if x.isdigit() else 0 for x in task.split(".")) + (task,)
 
 
 def pairs_csv(pairs: list[Pair]) -> str:
@@ -524,8 +522,8 @@ def pairs_csv(pairs: list[Pair]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(PAIRS_CSV_HEADER)
     for p in pairs:
-        writer.writerow([_cell(p.student), _cell(p.other), len(p.flagged), len(p.matches), f"{p.mean_similarity:.3f}",
-                         f"{p.mean_excess:.3f}", _cell(" ".join(m.code.task for m in p.matches))])
+        writer.writerow([cell(p.student), cell(p.other), len(p.flagged), len(p.matches), f"{p.mean_similarity:.3f}",
+                         f"{p.mean_excess:.3f}", cell(" ".join(m.code.task for m in p.matches))])
     return buf.getvalue()
 
 
@@ -550,29 +548,3 @@ def summary(report: Report) -> str:
     for note in report.skipped:
         lines.append(f"  not compared: {printable(note, 120)}")
     return "\n".join(lines)
-
-
-def main(assignment: Assignment, path: Path, out: Path) -> int:
-    """Write ``out``/originality.html, originality.csv and originality_pairs.csv and print a summary. Returns 0 when
-    the report was written, 2 with a message on bad arguments."""
-    if copydetect is None:
-        return _fail('the originality report needs copydetect: pip install -e ".[originality]"')
-    from .originality_report import originality_html
-
-    if Path(out).exists() and not Path(out).is_dir():
-        return _fail(f"--out {out} is a file; expected a folder for originality.html and originality.csv")
-    try:
-        report = originality(assignment, Path(path))
-    except (UsageProblem, LookupError) as exc:
-        return _fail(str(exc))
-    write_atomic(Path(out) / "originality.csv", originality_csv(report))
-    write_atomic(Path(out) / "originality_pairs.csv", pairs_csv(student_pair_view(report)))
-    write_atomic(Path(out) / "originality.html", originality_html(report))
-    print(summary(report))
-    print(f"report: {Path(out) / 'originality.html'}, {Path(out) / 'originality.csv'}, {Path(out) / 'originality_pairs.csv'}")
-    return 0
-
-
-def _fail(message: str) -> int:
-    print(f"autograder: error: {message}", file=sys.stderr)
-    return 2

@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 from html import escape
+from pathlib import Path
 
+from ..console import fail
+from ..course import Assignment
+from ..store import write_atomic
+from ..submissions import UsageProblem
 from . import originality as orig
 
 CONTEXT_LINES = 3  # lines shown around the matched part of a needle file
@@ -167,3 +172,22 @@ def _marked_line(line: str, marked: bytearray, offset: int) -> str:
         pieces.append(f"<mark>{piece}</mark>" if marked[offset + i] else piece)
         i = j
     return "".join(pieces)
+
+
+def main(assignment: Assignment, path: Path, out: Path) -> int:
+    """Write ``out``/originality.html, originality.csv and originality_pairs.csv and print a summary. Returns 0 when
+    the report was written, 2 with a message on bad arguments."""
+    if orig.copydetect is None:
+        return fail('the originality report needs copydetect: pip install -e ".[originality]"')
+    if Path(out).exists() and not Path(out).is_dir():
+        return fail(f"--out {out} is a file; expected a folder for originality.html and originality.csv")
+    try:
+        report = orig.originality(assignment, Path(path))
+    except (UsageProblem, LookupError) as exc:
+        return fail(str(exc))
+    write_atomic(Path(out) / "originality.csv", orig.originality_csv(report))
+    write_atomic(Path(out) / "originality_pairs.csv", orig.pairs_csv(orig.student_pair_view(report)))
+    write_atomic(Path(out) / "originality.html", originality_html(report))
+    print(orig.summary(report))
+    print(f"report: {Path(out) / 'originality.html'}, {Path(out) / 'originality.csv'}, {Path(out) / 'originality_pairs.csv'}")
+    return 0

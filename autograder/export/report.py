@@ -20,13 +20,13 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-from ..grade import deadline
-from ..results import LATE, NotebookResult, TestResult
+from .. import timestamps
+from ..csvcells import cell
+from ..results import LATE, NotebookResult, TestResult, task_key
+from ..store import assignments_in, load_results, write_atomic
 
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]  # names scripts rely on
 CSV_EXTRA = ["assignment", "task", "reason"]
@@ -34,109 +34,14 @@ LATE_TEST = "late_penalty"  # the row (grades.csv) and entry (results.json) of a
 FLAGGED = "Your submission is flagged for review by your instructor."
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
-    """Replace ``path`` with ``content`` (text as UTF-8) in one step (readers see the old or the
-    new file, never half of one), readable by others (Gradescope's harness may run as another user)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = content.encode("utf-8") if isinstance(content, str) else content
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-# --- the store ------------------------------------------------------------------------------
-def state_path(out: Path, assignment: str, student: str, notebook: str) -> Path:
-    """Where a result is kept (results without an assignment, as older graders wrote them, one level up)."""
-    return out / ".state" / assignment / student / f"{notebook}.json"
-
-
-def save_result(out: Path, result: NotebookResult) -> None:
-    write_atomic(state_path(out, result.assignment, result.student, result.notebook),
-                 json.dumps(result.as_dict(), indent=1, sort_keys=True))
-    if result.assignment:  # replaces the same notebook as graded by an older grader
-        state_path(out, "", result.student, result.notebook).unlink(missing_ok=True)
-
-
-def load_results(out: Path) -> list[NotebookResult]:
-    paths = sorted((out / ".state").glob("*/*/*.json")) + sorted((out / ".state").glob("*/*.json"))
-    results = [NotebookResult.from_dict(json.loads(path.read_text(encoding="utf-8"))) for path in paths]
-    return sorted(results, key=lambda r: (r.student, r.assignment, r.notebook))
-
-
-def assignments_in(out: Path) -> list[str]:
-    """The assignments ``out`` holds results of ("" for results without one)."""
-    state = out / ".state"
-    names = {p.parent.parent.name for p in state.glob("*/*/*.json")}
-    return sorted(names | ({""} if any(state.glob("*/*.json")) else set()))
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")  # a spreadsheet runs a cell so begun as a formula
-
-
-ESCAPED_NAMES = "escaped_names.csv"  # report name,student folder: for the instructor and the LMS export
-
-
-def escaped_names(out: Path) -> dict[str, str]:
-    """{report name: student folder} of the folders this output folder reports under an escaped
-    name (a space, an accent, ...): written by the grader, read by the exports."""
-    path = out / ESCAPED_NAMES
-    if not path.is_file():
-        return {}
-    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"))))
-    return {row[0]: _uncell(row[1]) for row in rows[1:] if len(row) == 2}
-
-
-def record_escaped_names(out: Path, names: dict[str, str]) -> None:
-    """Add ``names`` ({report name: student folder}) to the output folder's ESCAPED_NAMES."""
-    merged = {**escaped_names(out), **names}
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(["reported_as", "student_folder"])
-    for name, folder in sorted(merged.items()):
-        writer.writerow([name, _cell(folder)])
-    write_atomic(out / ESCAPED_NAMES, buf.getvalue())
-
-
-def _uncell(text: str) -> str:
-    """_cell's text as it was (the quote it puts before a formula's first character removed):
-    for what reads the grader's CSV files back (insights, the exports)."""
-    return text[1:] if text[:1] == "'" and text[1:2] in FORMULA_STARTS + ("'",) else text
-
-
-def report_folder(out: Path, student: str, assignment: str) -> Path:
-    """The folder of a student's results.json and feedback.html for ``assignment``."""
-    return out / student / assignment if len(assignments_in(out)) > 1 else out / student
-
-
 # --- shared pieces ----------------------------------------------------------------------------
-def _num(x: float) -> str:
+def num(x: float) -> str:
     return f"{x:g}"
 
 
 def taken(penalty: float) -> str:
     """The points a late penalty takes, as a signed number: "-2", or "0"."""
-    return _num(-penalty) if penalty else "0"
-
-
-def _cell(text: str) -> str:
-    """A text cell a spreadsheet will not run as a formula (OWASP's CSV injection advice). A text
-    that starts with the quote itself is quoted too, so no two texts give one cell: folders "=x"
-    and "'=x" were one student to the LMS export (red team, round 9)."""
-    return "'" + text if text[:1] in FORMULA_STARTS + ("'",) else text
-
-
-def task_key(task: str) -> tuple:
-    """Tasks in their numeric order: 1.2 before 1.10."""
-    return tuple(int(x) if x.isdigit() else 0 for x in task.split("."))
+    return num(-penalty) if penalty else "0"
 
 
 def by_task(tests: list[TestResult]) -> dict[str, list[TestResult]]:
@@ -150,28 +55,16 @@ def by_task(tests: list[TestResult]) -> dict[str, list[TestResult]]:
 def charged(r: NotebookResult) -> str:
     """"3 days 55 min after the due date: 4 started days charged, -0.8 points": the lateness the
     penalty was worked out from, so what is shown is what is charged."""
-    days = deadline.started_days(r.late_seconds)
+    days = timestamps.started_days(r.late_seconds)
     cost = (f": {days} started day{'s' if days > 1 else ''} charged, {taken(r.penalty)} points" if r.penalty
             else " (no points taken)")
-    return f"{deadline.duration(r.late_seconds)} after the due date{cost}"
+    return f"{timestamps.duration(r.late_seconds)} after the due date{cost}"
 
 
 def lateness(r: NotebookResult) -> str:
     """"submitted 2025-03-02 10:00 UTC, 1 day 2 h after the due date: 2 started days charged, -2 points"."""
     when = f"submitted {r.submitted_at[:16].replace('T', ' ')} UTC, " if r.submitted_at else ""
     return f"{when}{charged(r)}"
-
-
-def late_lines(results: list[NotebookResult]) -> list[str]:
-    """The grader's summary of lateness: one line per late student (a class's on one line was
-    11,000 characters)."""
-    late: dict[str, list[NotebookResult]] = defaultdict(list)
-    for r in results:
-        if r.late_seconds > 0:
-            late[r.student].append(r)
-    if not late:
-        return ["late: none"]
-    return [f"late {student}: " + "; ".join(f"{r.notebook} {charged(r)}" for r in rs) for student, rs in sorted(late.items())]
 
 
 # --- grades.csv -----------------------------------------------------------------------------
@@ -182,13 +75,13 @@ def grades_csv(results: list[NotebookResult]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER + CSV_EXTRA)
     for r in results:
-        who = [_cell(r.student), _cell(r.notebook)]
+        who = [cell(r.student), cell(r.notebook)]
         for t in sorted(r.tests, key=lambda t: (t.task, t.test)):
-            writer.writerow(who + [_cell(t.test), _num(t.score), _num(t.points), _cell(t.status),
-                                   _cell(r.assignment), _cell(t.task), _cell(t.reason)])
+            writer.writerow(who + [cell(t.test), num(t.score), num(t.points), cell(t.status),
+                                   cell(r.assignment), cell(t.task), cell(t.reason)])
         if r.late_seconds > 0:
             writer.writerow(who + [LATE_TEST, taken(r.penalty), "0", LATE,
-                                   _cell(r.assignment), "", LATE])
+                                   cell(r.assignment), "", LATE])
     return buf.getvalue()
 
 
@@ -265,7 +158,7 @@ def _test_item(t: TestResult, why: str = "", first: bool = False) -> str:
     e = html.escape
     mark = "✓" if t.status == "passed" else "✗"
     css = t.status + (" first" if first else "")
-    return (f"<li class='{css}'><span class='mark'>{mark}</span>{e(t.name)} ({_num(t.score)}/{_num(t.points)})"
+    return (f"<li class='{css}'><span class='mark'>{mark}</span>{e(t.name)} ({num(t.score)}/{num(t.points)})"
             + (f"<span class='why'>{why}</span>" if why else "") + "</li>")
 
 
@@ -276,7 +169,7 @@ def _task_html(task: str, tests: list[TestResult]) -> list[str]:
     score, points = sum(t.score for t in tests), sum(t.points for t in tests)
     failed = [t for t in tests if t.status != "passed"]
     passed = [t for t in tests if t.status == "passed"]
-    parts = [f"<h3>Task {e(task)}<span class='score'>{_num(score)} / {_num(points)}</span></h3>"]
+    parts = [f"<h3>Task {e(task)}<span class='score'>{num(score)} / {num(points)}</span></h3>"]
     if failed:
         first = failed[0]
         parts.append("<ul>" + _test_item(first, f"<span class='fix'>What to fix first:</span> {e(first.message)}", first=True) + "</ul>")
@@ -308,13 +201,13 @@ def feedback_html(student: str, results: list[NotebookResult], assignment: str =
         return _page(f"Feedback for {who}", head + [f"<p class='flagged'>{e(FLAGGED)}</p>"])
     total = sum(r.score for r in results)
     maximum = sum(r.max_score for r in results)
-    parts = head + [f"<p class='total'>Total: <b>{_num(total)} / {_num(maximum)}</b> points</p>", _INTRO]
+    parts = head + [f"<p class='total'>Total: <b>{num(total)} / {num(maximum)}</b> points</p>", _INTRO]
     if opened in {r.notebook for r in results}:
         results = sorted(results, key=lambda r: r.notebook != opened)  # stable: the others keep their order
         if len(results) > 1:
             parts.append(f"<p class='opened'>{e(opened)} first; the assignment's other notebooks follow it.</p>")
     for r in results:
-        parts.append(f"<h2 id='{e(r.notebook)}'>{e(r.notebook)}<span class='score'>{_num(r.score)} / {_num(r.max_score)}</span></h2>")
+        parts.append(f"<h2 id='{e(r.notebook)}'>{e(r.notebook)}<span class='score'>{num(r.score)} / {num(r.max_score)}</span></h2>")
         if r.not_submitted:
             parts.append("<p class='error'>Not submitted: this notebook scores 0.</p>")
             continue
@@ -335,7 +228,7 @@ def index_html(student: str, assignments: dict[str, list[NotebookResult]]) -> st
     items = []
     for name, rs in assignments.items():
         score = ("flagged for review" if any(r.review for r in rs)
-                 else f"{_num(sum(r.score for r in rs))} / {_num(sum(r.max_score for r in rs))} points")
+                 else f"{num(sum(r.score for r in rs))} / {num(sum(r.max_score for r in rs))} points")
         items.append(f"<li><a href='{e(name)}/feedback.html'>{e(name)}</a>: {e(score)}</li>")
     return _page(f"Feedback for {student}", [f"<h1>Feedback for {e(student)}</h1>", f"<ul>{''.join(items)}</ul>"])
 
@@ -357,53 +250,3 @@ def write_reports(out: Path) -> list[NotebookResult]:
             (out / student / "results.json").unlink(missing_ok=True)
             write_atomic(out / student / "feedback.html", index_html(student, dict(sorted(assignments.items()))))
     return results
-
-
-def _mark(r: NotebookResult) -> str:
-    if r.review:
-        return "R"
-    if r.error and not r.not_submitted:
-        return "!"
-    return "L" if r.late_seconds > 0 else ""
-
-
-def summary_table(results: list[NotebookResult]) -> str:
-    notebooks = sorted({r.notebook for r in results})
-    students = sorted({r.student for r in results})
-    cell = {(r.student, r.notebook): r for r in results}
-    short = [n.split("_", 1)[0] for n in notebooks]
-    width = max([len("student")] + [len(s) for s in students])
-    lines = [f"{'student':<{width}}  " + "  ".join(f"{s:>8}" for s in short) + "    total"]
-    for s in students:
-        row, total, maximum = [], 0.0, 0.0
-        for n in notebooks:
-            r = cell.get((s, n))
-            if r is None:
-                row.append("-")
-                continue
-            row.append("missing" if r.not_submitted else f"{_num(r.score)}/{_num(r.max_score)}{_mark(r)}")
-            total, maximum = total + r.score, maximum + r.max_score
-        lines.append(f"{s:<{width}}  " + "  ".join(f"{c:>8}" for c in row) + f"  {_num(total):>4}/{_num(maximum)}")
-    legend = "  ".join(f"{a}={b}" for a, b in zip(short, notebooks))
-    return "\n".join(lines) + (f"\n({legend}; missing = not submitted (0 points); ! = could not be fully graded, "
-                               "see feedback; L = late; R = flagged for review)")
-
-
-def isolation_summary(results: list[NotebookResult]) -> str:
-    """One line on what the sandbox enforced in every worker (a layer missing in any is named)."""
-    reports = [r.isolation for r in results if r.isolation]
-    if not reports:
-        return "isolation: no worker was started"
-
-    def everywhere(key: str) -> bool:
-        return all(report.get(key) is True for report in reports)
-
-    abi = min(report.get("landlock", 0) for report in reports)
-    parts = [
-        f"Landlock ABI {abi}" if abi else "NO Landlock (files readable)",
-        "seccomp" if everywhere("seccomp") else "NO seccomp (threads, processes, signal handlers allowed)",
-        "unprivileged user" if everywhere("unprivileged") else "NO unprivileged user",
-        "private tmpfs scratch" if everywhere("private_scratch") else "shared scratch (watched)",
-        "needle's task implementation removed per task, CPU-time budgets, resource limits, own session, clean environment",
-    ]
-    return "isolation: " + ", ".join(parts)

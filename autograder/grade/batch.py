@@ -22,7 +22,7 @@ from ..results import NotebookResult
 from ..sandbox.confine import die_with_parent
 from .runner import grade_notebook, zero_results
 from .session import Zygote, ZygoteFailed
-from .submissions import Job
+from ..submissions import Job
 
 MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
 terminated: int | None = None  # the signal that asked the grader to stop (set by the CLI's handler)
@@ -197,12 +197,6 @@ def _kill(proc) -> None:
     proc.join()
 
 
-def default_jobs() -> int:
-    """The CPUs this process may use (affinity and cgroup quota): see ``cpus``."""
-    from .cpus import default_jobs as usable
-
-    return usable()
-
 
 class Progress:
     """tqdm on a terminal, plain lines otherwise."""
@@ -216,7 +210,7 @@ class Progress:
         self.total, self.done = total, 0
 
     def update(self, result: NotebookResult) -> None:
-        from .submissions import printable
+        from ..console import printable
 
         self.done += 1
         if self.bar is not None:

@@ -40,12 +40,12 @@ from pathlib import Path
 from distributed import Client, KilledWorker, WorkerPlugin, as_completed, get_worker
 
 from ..course import Assignment, Course
-from ..export.report import isolation_summary
+from ..results import isolation_summary
 from ..notebook import UnreadableNotebook, read_bytes_safely
 from . import batch
 from .child_forker import ChildForker, ForkerBroken
 from .session import Zygote
-from .submissions import Job, UsageProblem
+from ..submissions import Job, UsageProblem
 
 CONNECT_TIMEOUT = 10  # seconds to reach the scheduler before calling the address wrong
 

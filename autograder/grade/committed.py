@@ -19,13 +19,14 @@ import os
 import shutil
 import signal
 from pathlib import Path
+from typing import Callable
 
 from ..course import Assignment
-from ..export import report
+from .. import store
 from ..results import NotebookResult
 from . import batch
 from .deadline import Deadline, parse_due
-from .submissions import Job, report_name
+from ..submissions import Job, report_name
 
 STAGING = ".run-"
 STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
@@ -79,36 +80,38 @@ def staged_students(staging: Path, assignment: Assignment, complete_only: bool) 
 
 
 def commit(out: Path, staging: Path, assignment: Assignment, students: set[str], *, whole_class: bool,
-           roster: list[str], deadline: Deadline | None) -> list[NotebookResult]:
-    """Put ``students``' results of ``staging`` into the class's store and rewrite the reports;
+           roster: list[str], deadline: Deadline | None,
+           write_reports: Callable[[Path], list[NotebookResult]]) -> list[NotebookResult]:
+    """Put ``students``' results of ``staging`` into the class's store and rewrite the reports
+    (``write_reports``, the exports' writer, given by the caller: grading imports no export);
     ``whole_class``: the class is these students (and the roster). Returns the store's results
     of ``assignment``. Ctrl-C and SIGTERM wait until it is done (a few file renames)."""
     blocked = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
-        escaped = report.escaped_names(staging)
+        escaped = store.escaped_names(staging)
         if escaped:
-            report.record_escaped_names(out, escaped)
-        store = _store(out, assignment.name)
-        store.mkdir(parents=True, exist_ok=True)
+            store.record_escaped_names(out, escaped)
+        saved = _store(out, assignment.name)
+        saved.mkdir(parents=True, exist_ok=True)
         for student in sorted(students):  # one with nothing staged (a rostered --student who never submitted): zeros below
             staged = _store(staging, assignment.name) / student
             if not staged.is_dir():
-                shutil.rmtree(store / student, ignore_errors=True)
+                shutil.rmtree(saved / student, ignore_errors=True)
             elif {p.stem for p in staged.glob("*.json")} >= set(assignment.notebooks()):
-                _replace(staged, store / student)
+                _replace(staged, saved / student)
             else:  # a run over some of a student's notebooks (one notebook, a folder of a few): those replace theirs
-                (store / student).mkdir(exist_ok=True)
+                (saved / student).mkdir(exist_ok=True)
                 for path in staged.glob("*.json"):
-                    os.replace(path, store / student / path.name)
+                    os.replace(path, saved / student / path.name)
         names = {report_name(s): s for s in roster}
         if whole_class:
-            for gone in sorted({p.name for p in store.iterdir()} - students - set(names)):
+            for gone in sorted({p.name for p in saved.iterdir()} - students - set(names)):
                 _drop(out, assignment.name, gone)
         for name, student_id in sorted(names.items()):
-            if not (store / name).exists():
+            if not (saved / name).exists():
                 _not_submitted(out, assignment, name, student_id)
         _apply_deadline(out, assignment.name, deadline)
-        results = report.write_reports(out)
+        results = write_reports(out)
     finally:
         signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
     return [r for r in results if r.assignment == assignment.name]
@@ -126,7 +129,7 @@ def _replace(new: Path, current: Path) -> None:
 
 def _drop(out: Path, assignment: str, student: str) -> None:
     """A student no longer in the class: their results, and the reports written for them."""
-    folder = report.report_folder(out, student, assignment)
+    folder = store.report_folder(out, student, assignment)
     shutil.rmtree(_store(out, assignment) / student, ignore_errors=True)
     for page in ("results.json", "feedback.html"):
         (folder / page).unlink(missing_ok=True)
@@ -139,16 +142,16 @@ def _drop(out: Path, assignment: str, student: str) -> None:
 
 def _not_submitted(out: Path, assignment: Assignment, name: str, student_id: str) -> None:
     if name != student_id:
-        report.record_escaped_names(out, {name: student_id})
+        store.record_escaped_names(out, {name: student_id})
     for notebook in assignment.notebooks():
         result = batch.failed(Job(name, notebook, None), assignment, "notebook not submitted", "not submitted")
         result.assignment = assignment.name
-        report.save_result(out, result)
+        store.save_result(out, result)
 
 
 def _apply_deadline(out: Path, assignment: str, deadline: Deadline | None) -> None:
     """Each result's lateness and penalty from its submission time and the student's due date."""
-    folders = report.escaped_names(out)
+    folders = store.escaped_names(out)
     for path in sorted(_store(out, assignment).glob("*/*.json")):
         r = NotebookResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
         late = penalty = 0.0
@@ -158,4 +161,4 @@ def _apply_deadline(out: Path, assignment: str, deadline: Deadline | None) -> No
                 penalty = deadline.policy.penalty(late, r.raw_score, r.max_score)
         if (late, penalty) != (r.late_seconds, r.penalty):
             r.late_seconds, r.penalty = late, penalty
-            report.save_result(out, r)
+            store.save_result(out, r)

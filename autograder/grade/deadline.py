@@ -17,11 +17,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .submissions import UsageProblem
+from ..store import write_atomic
+from ..submissions import UsageProblem
+from ..timestamps import duration, show, started_days, utc
 
-DAY = 86400.0
 POLICY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*day)?\s*$")
-MAX_TIMESTAMP_BYTES = 200
 
 
 @dataclass(frozen=True)
@@ -61,71 +61,6 @@ def parse_due(text: str) -> dt.datetime:
         raise UsageProblem(f"--due {text!r} is not a date and time; expected ISO 8601, e.g. 2025-03-01T23:59 "
                            "(UTC) or 2025-03-01T23:59+01:00") from None
     return utc(due)
-
-
-def utc(moment: dt.datetime) -> dt.datetime:
-    """``moment`` as an aware UTC time (a naive one is taken to be UTC, as nbgrader stores them)."""
-    return moment.replace(tzinfo=dt.timezone.utc) if moment.tzinfo is None else moment.astimezone(dt.timezone.utc)
-
-
-def parse_timestamp(text: str) -> dt.datetime | None:
-    """nbgrader's submission timestamp (``%Y-%m-%d %H:%M:%S.%f %Z``) in UTC, or None when it cannot
-    be read. Another time zone than UTC goes through nbgrader's own parser (slow to import)."""
-    text = text.strip()
-    if text.endswith(" UTC"):
-        try:
-            return utc(dt.datetime.fromisoformat(text[:-4]))
-        except (ValueError, OverflowError):  # OverflowError: year 1 at +14:00 has no UTC time
-            pass
-    try:
-        from nbgrader.utils import parse_utc
-
-        return utc(parse_utc(text))
-    except Exception:  # noqa: BLE001 - any unreadable timestamp is "unknown"
-        return None
-
-
-def nbgrader_timestamp(moment: dt.datetime) -> str:
-    """The form nbgrader writes in timestamp.txt."""
-    return utc(moment).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
-
-
-def submission_time(notebook: Path) -> dt.datetime | None:
-    """When ``notebook`` was submitted: its folder's timestamp.txt (nbgrader), else the file's own
-    modification time (not following a link). None when neither can be read."""
-    from ..notebook import UnreadableNotebook, read_bytes_safely
-
-    stamp = notebook.parent / "timestamp.txt"
-    try:
-        moment = parse_timestamp(read_bytes_safely(stamp, MAX_TIMESTAMP_BYTES).decode("utf-8", errors="replace"))
-    except UnreadableNotebook:  # no timestamp.txt (or not a plain small file): the file's time
-        moment = None
-    if moment is None:
-        try:
-            moment = dt.datetime.fromtimestamp(notebook.lstat().st_mtime, dt.timezone.utc)
-        except (OSError, OverflowError, ValueError):  # a modification time past year 9999 (tmpfs allows it)
-            return None
-    return moment
-
-
-def show(moment: dt.datetime) -> str:
-    return utc(moment).strftime("%Y-%m-%d %H:%M UTC")
-
-
-def duration(seconds: float) -> str:
-    """``3 days 55 min``, ``1 day 3 h``, ``5 h 20 min``, ``12 min`` (rounded up to the minute; every
-    part said: "3 days" alone hid the 55 minutes that made a fourth started day)."""
-    minutes = math.ceil(seconds / 60)
-    days, minutes = divmod(minutes, 24 * 60)
-    hours, minutes = divmod(minutes, 60)
-    parts = [f"{days} day{'s' if days > 1 else ''}" if days else "", f"{hours} h" if hours else "",
-             f"{minutes} min" if minutes else ""]
-    return " ".join(p for p in parts if p) or "0 min"
-
-
-def started_days(seconds: float) -> int:
-    """The days a late policy charges: every started day counts."""
-    return math.ceil(seconds / DAY) if seconds > 0 else 0
 
 
 EXTRA_TIME = re.compile(r"^\s*(?:(\d+(?:\.\d+)?)\s*(?:d|days?))?\s*(?:(\d+(?:\.\d+)?)\s*(?:h|hours?))?"
@@ -209,8 +144,6 @@ def stored_policy(out: Path, assignment: str) -> dict:
 def store_policy(out: Path, assignment: str, deadline: "Deadline | None", late_penalty: str | None) -> None:
     """Keep ``deadline`` for later runs into ``out`` (``late_penalty``: the policy as given)."""
     import json
-
-    from ..export.report import write_atomic
 
     if deadline is None and not (out / POLICY_FILE).exists():
         return  # nothing to keep, nothing kept to drop

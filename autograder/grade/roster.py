@@ -12,7 +12,8 @@ import csv
 import io
 from pathlib import Path
 
-from .submissions import UsageProblem
+from ..store import write_atomic
+from ..submissions import UsageProblem
 
 KEPT = "roster.csv"
 CLEAR = "none"
@@ -36,8 +37,6 @@ def kept_roster(out: Path) -> list[str]:
 
 
 def keep_roster(out: Path, students: list[str]) -> None:
-    from ..export.report import write_atomic
-
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(["student"])
@@ -55,7 +54,7 @@ def class_roster(out: Path, given: str | None, gradebook: Path | None) -> list[s
     else:
         students = kept_roster(out)
     if gradebook is not None:
-        from ..export.gradebook import roster
+        from ..nbgrader_db import roster
 
         students = sorted(set(students) | set(roster(gradebook)))
     return students

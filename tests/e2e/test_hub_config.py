@@ -118,7 +118,7 @@ def test_the_roster_names_the_students(scratch: dict) -> None:
     assert config["allowed"] == ["alice", "bob", "carol", "dave", "teacher"]
     assert config["admins"] == ["teacher"]
     # ... and nbgrader's student list, which the grader's --gradebook roster reads (a 0 for nothing submitted)
-    from autograder.export.gradebook import roster
+    from autograder.nbgrader_db import roster
 
     assert roster(scratch["root"] / "gradebook.db") == ["alice", "bob", "carol", "dave"]
     (scratch["roster"]).write_text("alice\nerin\n")  # the hub restarted with a new roster: erin added, nobody removed

@@ -13,15 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from autograder import store
 from autograder.export import report
 from autograder.results import NotebookResult, TestResult
 
 try:
     from playwright.sync_api import Page, expect
+
+    from .jupyterlab import UI_TIMEOUT, console_problems
 except ImportError:  # the e2e extra is missing: conftest skips (or deselects) these tests
     pass
-
-from .test_browser import UI_TIMEOUT, console_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -38,12 +39,12 @@ def write_class(out: Path) -> None:
     """Twelve students: in 01, test_b fails for eight with HINT and test_c passes for one."""
     for i in range(12):
         student = f"student{i:02d}"
-        report.save_result(out, NotebookResult(student, "01_first", [
+        store.save_result(out, NotebookResult(student, "01_first", [
             result("test_a", "1.1", 1, True),
             result("test_b", "1.1", 2, i >= 8, HINT),
             result("test_c", "1.2", 3, i == 0, "graph_depth counts nodes, not ops"),
         ]))
-        report.save_result(out, NotebookResult(student, "02_second", [result("test_d", "2.1", 4, i % 3 != 0, "the shape is wrong")]))
+        store.save_result(out, NotebookResult(student, "02_second", [result("test_d", "2.1", 4, i % 3 != 0, "the shape is wrong")]))
     report.write_reports(out)
 
 

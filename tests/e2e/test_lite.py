@@ -38,10 +38,10 @@ from pathlib import Path
 
 import pytest
 
-from .test_browser import code_cell, menu, outputs, shot, solution_source, type_into
-
 try:
     from playwright.sync_api import Page, expect
+
+    from .jupyterlab import code_cell, menu, outputs, shot, solution_source, type_into
 except ImportError:  # the e2e extra is missing: conftest skips (or deselects) these tests
     pass
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..course import Assignment, Course
+from .console import note, printable
+from .course import Assignment, Course
 
 PLAIN_NAME = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.@+-]{0,63}$")
 # Files the grader and its reports write beside the student folders (``grade --out``, and the
@@ -60,12 +60,6 @@ def report_name(student_id: str) -> str:
 def is_reserved(name: str) -> bool:
     """Whether a folder of this name beside the reports could collide with one (any case)."""
     return name.lower() in RESERVED or name.lower().endswith(REPORT_SUFFIXES)
-
-
-def printable(text: str, limit: int = 64) -> str:
-    """``text`` safe for a terminal: control characters (escape sequences) shown as '?', capped."""
-    text = "".join(c if c.isprintable() else "?" for c in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _job(student_id: str, notebook: str, path: Path | None, problem: str = "") -> Job:
@@ -174,11 +168,6 @@ def match_notebooks(paths: list[Path], known: list[str], submission: Path) -> tu
         notes.append(f"Not a notebook of this assignment, not graded: {', '.join(map(shown, unknown))} "
                      f"(expected names like {known[0]}.ipynb).")
     return present, notes
-
-
-def note(text: str) -> None:
-    """A note for the instructor on the terminal (stderr), about what will or will not be graded."""
-    print(f"note: {text}", file=sys.stderr)
 
 
 def _folder_jobs(folder: Path, student_id: str, known: list[str], all_notebooks: bool) -> list[Job]:

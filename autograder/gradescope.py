@@ -26,7 +26,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from ..course import Assignment, checkout
+from .course import Assignment, checkout
 from .submissions import Job, match_notebooks
 
 SETUP_SH = """#!/usr/bin/env bash
@@ -105,9 +105,12 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     """Grade one Gradescope submission (the uploaded notebooks, in any folder of the upload;
     symbolic links are not followed into folders and refused as notebooks) into
     results/results.json, readable by every user."""
-    from . import batch
-    from ..export import report
-    from .grading import grade_jobs
+    from .console import printable
+    from .cpus import default_jobs
+    from .export import report, summary
+    from .results import isolation_summary
+    from .grade.grading import grade_jobs
+    from .store import write_atomic
 
     known = assignment.notebooks()
     present, notes = match_notebooks(_uploaded(submission), known, submission)
@@ -115,14 +118,14 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
     out = Path(tempfile.mkdtemp(prefix="gradescope-"))
     try:
         started = time.monotonic()
-        graded = grade_jobs(assignment, jobs, out, jobs=batch.default_jobs(), timeout=timeout, progress=False)
+        graded = grade_jobs(assignment, jobs, out, jobs=default_jobs(), timeout=timeout, progress=False)
         # stdout is for the instructor (Gradescope's stdout_visibility is "hidden"): the scores,
         # which isolation held in this container, and what to review
-        print(report.summary_table(graded.results))
-        print(report.isolation_summary(graded.results))
+        print(summary.summary_table(graded.results))
+        print(isolation_summary(graded.results))
         for r in graded.results:
             if r.review:
-                print(f"REVIEW {r.notebook}: " + "; ".join(map(str, r.review)))
+                print(f"REVIEW {r.notebook}: " + "; ".join(printable(str(x), 200) for x in r.review))
         data = report.gradescope_json(graded.results, visibility, student_view=True)
         data["execution_time"] = round(time.monotonic() - started)
         if not present:  # every notebook "not submitted": say why once
@@ -131,7 +134,7 @@ def run(assignment: Assignment, submission: Path, results: Path, timeout: float 
         elif notes:
             data["output"] = "\n".join(notes + [data["output"]])
         results.mkdir(parents=True, exist_ok=True)
-        report.write_atomic(results / "results.json", json.dumps(data, indent=2, ensure_ascii=False))
+        write_atomic(results / "results.json", json.dumps(data, indent=2, ensure_ascii=False))
     finally:
         shutil.rmtree(out, ignore_errors=True)
     return 0
