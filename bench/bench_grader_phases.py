@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from autograder import demo, notebook as nbmod  # noqa: E402
 from autograder.course import Course  # noqa: E402
-from autograder.grade import runner, session  # noqa: E402
+from autograder.grade import runner, session, zygote_client  # noqa: E402
 from autograder.suiterun import collect_tests  # noqa: E402
 
 LECTURE8 = Course.locate(ROOT).assignment("lecture8")
@@ -66,15 +66,15 @@ def one(notebook: str, zygote, submission: Path | None = None) -> dict:
     session.Session.call = timed(spent, "calls", originals[1])
     runner.run_suite = timed(spent, "suite", originals[2])
     starts = []
-    launch = session.ZygoteLauncher.start
-    session.ZygoteLauncher.start = timed(spent, "fork", launch)
+    launch = zygote_client.ZygoteLauncher.start
+    zygote_client.ZygoteLauncher.start = timed(spent, "fork", launch)
     try:
         start = time.perf_counter()
         result = runner.grade_notebook("bench", submission or LECTURE8.source_notebook(notebook), LECTURE8, notebook, 10.0, zygote.path)
         total = time.perf_counter() - start
     finally:
         session.Session._load, session.Session.call, runner.run_suite = originals
-        session.ZygoteLauncher.start = launch
+        zygote_client.ZygoteLauncher.start = launch
     assert (result.score < result.max_score) if submission else (result.score == result.max_score), (notebook, result.score)
     starts.append(spent["fork"])
     calls_inside = spent["calls"] - spent["load"]  # a call starts its worker when it needs one
@@ -120,7 +120,7 @@ def main():
         collect_tests(LECTURE8.suite(nb))  # as the batch does before forking its children
     folder = tempfile.TemporaryDirectory(prefix="bench-phases-")
     submissions = with_demo_mistakes(notebooks, Path(folder.name)) if args.mistakes else {}
-    zygote = session.Zygote()
+    zygote = zygote_client.ZygoteProcess()
     try:
         rows = {nb: [in_a_fork(nb, zygote, submissions.get(nb)) for _ in range(args.repeat)] for nb in notebooks}
     finally:

@@ -14,7 +14,10 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 from autograder import notebook as nbmod
 from autograder import plaindata as codec
-from autograder.grade.session import Session, SessionConfig, Zygote, ZygoteLauncher
+from autograder.grade import worker_clock
+from autograder.grade.session import Session, SessionConfig
+from autograder.grade.zygote_client import ZygoteLauncher
+from autograder.grade.zygote_client import ZygoteProcess as Zygote
 from autograder.suite import describe_outcome
 
 
@@ -471,20 +474,18 @@ def test_the_clock_ends_a_stopped_worker_as_an_asleep_one():
     import signal
     import subprocess
 
-    from autograder.grade import session
-
     child = subprocess.Popen([sys.executable, "-c", "import os, signal; os.kill(os.getpid(), signal.SIGSTOP)"])
     try:
-        while session.cpu_and_state(child.pid)[1] != b"T":
+        while worker_clock.cpu_and_state(child.pid)[1] != b"T":
             time.sleep(0.01)
-        clock = session._Clock(child.pid, cpu_budget=10.0)
+        clock = worker_clock.WorkerClock(child.pid, cpu_budget=10.0)
         assert clock.deadline - time.monotonic() > 100  # the backstop: 10 x 10 s + 60 s
         start = time.monotonic()
-        with pytest.raises(session._OverBudget):
+        with pytest.raises(worker_clock.OverBudget):
             while time.monotonic() - start < 30:
                 clock.check()
                 time.sleep(0.05)
-        assert time.monotonic() - start < session.ASLEEP_LIMIT + 2
+        assert time.monotonic() - start < worker_clock.ASLEEP_LIMIT + 2
     finally:
         child.send_signal(signal.SIGKILL)
         child.wait()

@@ -9,7 +9,8 @@ import pytest
 
 from autograder import notebook as nbmod
 from autograder.grade import bounded
-from autograder.grade.session import Session, SessionConfig, ZygoteLauncher
+from autograder.grade.session import Session, SessionConfig
+from autograder.grade.zygote_client import ZygoteLauncher
 from test_autograder_units import PROBES, zygote  # noqa: F401 - the session tests' probe and zygote fixture
 
 SMALL = bounded.LARGE_CODE  # at or below: the work runs here

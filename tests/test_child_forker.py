@@ -9,7 +9,7 @@ import pytest
 
 from autograder.grade import batch
 from autograder.grade.child_forker import ChildForker, ForkerBroken
-from autograder.grade.session import Zygote
+from autograder.grade.zygote_client import ZygoteProcess as Zygote
 from autograder.submissions import Job
 from conftest import LECTURE8, course_copy
 

@@ -16,7 +16,7 @@ import pytest
 from autograder import demo
 from autograder.check.selfcheck import load_mistake, must_fail
 from autograder.course import task_of
-from autograder.grade.session import STALE_AFTER
+from autograder.grade.zygote_client import STALE_AFTER
 from autograder.suiterun import collect_tests
 from conftest import LECTURE8, course_copy, grade_cli, venv_env
 

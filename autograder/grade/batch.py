@@ -21,7 +21,7 @@ from ..course import Assignment
 from ..results import NotebookResult
 from ..sandbox.confine import die_with_parent
 from .runner import grade_notebook, zero_results
-from .session import Zygote, ZygoteFailed
+from .zygote_client import ZygoteFailed, ZygoteProcess
 from ..submissions import Job
 
 MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
@@ -172,7 +172,7 @@ def collect_suites(assignment: Assignment, jobs: list[Job]) -> None:
 
 def _start_zygote(meanwhile=None):
     try:
-        return Zygote(meanwhile=meanwhile)
+        return ZygoteProcess(meanwhile=meanwhile)
     except (OSError, ZygoteFailed) as exc:  # the notebooks waiting for it are retried, then reported
         print(f"autograder: {exc}", file=sys.stderr)
         time.sleep(1.0)

@@ -44,7 +44,7 @@ from ..results import isolation_summary
 from ..notebook import UnreadableNotebook, read_bytes_safely
 from . import batch
 from .child_forker import ChildForker, ForkerBroken
-from .session import Zygote
+from .zygote_client import ZygoteProcess
 from ..submissions import Job, UsageProblem
 
 CONNECT_TIMEOUT = 10  # seconds to reach the scheduler before calling the address wrong
@@ -114,10 +114,10 @@ class WorkerGrader(WorkerPlugin):
         """The running grading-child forker, restarted if it died; None if it cannot start."""
         return self._running("_forker", ChildForker, OSError)
 
-    def zygote(self) -> Zygote | None:
+    def zygote(self) -> ZygoteProcess | None:
         """The running zygote, restarted if it died; None if it cannot start (retried later)."""
         # in the worker's folder: it goes with it if the worker is killed
-        return self._running("_zygote", lambda: Zygote(self.worker_directory), (OSError, RuntimeError))
+        return self._running("_zygote", lambda: ZygoteProcess(self.worker_directory), (OSError, RuntimeError))
 
     def _running(self, attribute: str, start, failures):
         """The helper in ``attribute``, started anew (``start()``) if it is not running; None when

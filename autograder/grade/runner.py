@@ -13,7 +13,8 @@ from ..suite import KNOWN_EXCEPTIONS, Delegated, StudentCodeError, describe_outc
 from ..suiterun import collect_tests, run_suite
 from . import bounded, hints
 from .review import review_flags
-from .session import Session, SessionConfig, WorkerBroken, ZygoteLauncher
+from .session import Session, SessionConfig
+from .zygote_client import WorkerBroken, ZygoteLauncher
 
 
 class SessionObserver:

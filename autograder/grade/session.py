@@ -20,27 +20,20 @@ from __future__ import annotations
 import os
 import signal
 import stat
-import subprocess
-import sys
 import tempfile
-import time
 from dataclasses import dataclass
 
 from .. import plaindata
 from ..sandbox import protocol
-from ..sandbox.confine import NOBODY
+from ..sandbox.confine import NOBODY, SCRATCH_BYTES, SCRATCH_FILES
+from .worker_clock import OverBudget, WorkerClock
+from .zygote_client import WorkerBroken, ZygoteLauncher, remove_tree
 
-SCRATCH_LIMIT = 64 * 1024 * 1024  # bytes of files a notebook may leave in its scratch directory
-SCRATCH_FILES = 4096  # and files (when the worker has no private tmpfs, this side counts them)
 LOAD_CELLS_LIMIT = 4  # the whole load may take this many times the per-cell load budget
-WALL_FACTOR, WALL_EXTRA = 10.0, 60.0  # backstop: wall seconds = 10 x the CPU budget + 60
-ASLEEP_LIMIT = 3.0  # seconds a worker may sleep while it owes an answer (honest code never sleeps)
-IDLE_STATES = (b"S", b"T", b"t")  # /proc states of a worker making no progress of its own: asleep, stopped
 ISOLATION_SCHEMA = {  # what a worker may report, and the type each value must have
     "rlimits": bool, "unprivileged": bool, "capabilities_dropped": bool, "landlock": int,
     "landlock_net": bool, "landlock_signals": bool, "seccomp": bool, "private_scratch": bool,
 }
-_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 @dataclass
@@ -61,21 +54,6 @@ class SessionConfig:
     course_cells: frozenset = frozenset()  # indices of the cells that are the course's own (setup cells)
 
 
-def clean_environment(scratch: str) -> dict:
-    return {
-        "PATH": "/usr/bin:/bin",
-        "HOME": scratch,
-        "TMPDIR": scratch,
-        "LANG": "C.UTF-8",
-        "PYTHONHASHSEED": "0",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "MPLBACKEND": "Agg",
-        "OPENBLAS_NUM_THREADS": "1",
-        "OMP_NUM_THREADS": "1",
-        "MKL_NUM_THREADS": "1",
-    }
-
-
 def validated_isolation(report) -> dict:
     """Only known keys with values of the expected type; anything else is dropped."""
     if not isinstance(report, dict):
@@ -88,197 +66,8 @@ def validated_isolation(report) -> dict:
     return out
 
 
-class WorkerBroken(RuntimeError):
-    """The grader could not start a worker: infrastructure, not the student's doing."""
-
-
-class ZygoteLauncher:
-    """Ask a running zygote (``autograder.sandbox.zygote``) to fork a pre-imported worker.
-    One launcher (one connection) per trusted grading process: when it goes, so do its workers."""
-
-    def __init__(self, socket_path: str):
-        import socket
-
-        self.scratch_root = os.path.join(os.path.dirname(socket_path), "scratch")
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        try:
-            self.sock.connect(socket_path)
-        except OSError as exc:
-            raise WorkerBroken(f"the sandbox zygote is not answering ({exc.strerror})") from None
-
-    def _ask(self, message: dict, fds=()) -> dict:
-        import array
-        import json
-        import socket
-
-        anc = [(socket.SOL_SOCKET, socket.SCM_RIGHTS, array.array("i", fds))] if fds else []
-        try:
-            self.sock.sendmsg([json.dumps(message).encode()], anc)
-            reply = json.loads(self.sock.recv(1 << 16).decode())
-        except (OSError, ValueError):
-            raise WorkerBroken("the sandbox zygote is not answering") from None
-        if "error" in reply:
-            raise WorkerBroken(f"the sandbox could not start a worker ({reply['error']})")
-        return reply
-
-    def start(self, scratch: str) -> tuple[int, int, int]:
-        to_worker_r, to_worker_w = os.pipe()
-        from_worker_r, from_worker_w = os.pipe()
-        try:
-            pid = int(self._ask({"scratch": scratch, "env": clean_environment(scratch)}, [to_worker_r, from_worker_w])["pid"])
-        except WorkerBroken:
-            for fd in (to_worker_w, from_worker_r):
-                os.close(fd)
-            raise
-        finally:
-            os.close(to_worker_r)
-            os.close(from_worker_w)
-        return pid, to_worker_w, from_worker_r
-
-    def reap(self, pid: int) -> None:
-        self._ask({"reap": pid})
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-STALE_AFTER = 60.0  # seconds: a grading folder younger than this may still be setting up its lock
-
-
-def sweep_stale_folders(parent: str) -> None:
-    """Remove the ``grading-*`` folders a killed grader left in ``parent`` (its workers' files
-    included): those whose lock no live process holds. A running batch holds its lock."""
-    import fcntl
-
-    try:
-        entries = list(os.scandir(parent))
-    except OSError:
-        return
-    for entry in entries:
-        if not entry.name.startswith("grading-") or not entry.is_dir(follow_symlinks=False):
-            continue
-        lock_path = os.path.join(entry.path, "lock")
-        try:
-            if time.time() - os.lstat(lock_path).st_mtime < STALE_AFTER:
-                continue
-            fd = os.open(lock_path, os.O_RDONLY | os.O_NOFOLLOW)
-        except OSError:  # no lock: not a folder of this grader's, or another user's
-            continue
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)  # a live batch
-            continue
-        remove_tree(entry.path)
-        os.close(fd)
-
-
-class ZygoteFailed(RuntimeError):
-    """The zygote did not start (the grader retries, then reports the notebooks waiting)."""
-
-
-class Zygote:
-    """The zygote process of a batch: started once, shared by every notebook's session."""
-
-    def __init__(self, parent: str | None = None, meanwhile=None):
-        """Start the zygote and wait until it is ready; ``meanwhile()``, if given, runs while it
-        imports (the grader collects its suites then: the two overlap on two cores)."""
-        import fcntl
-
-        # The batch's own folder: the zygote's socket (0600) and every notebook's scratch
-        # directory (0700, the worker's), removed with the batch whatever happened inside; a
-        # grader killed before it could remove it leaves it unlocked, for the next one to sweep.
-        if parent is None or len(parent) > 80:  # a socket's path must stay under 108 bytes
-            parent = tempfile.gettempdir()
-        sweep_stale_folders(parent)
-        self.dir = tempfile.mkdtemp(prefix="grading-", dir=parent)
-        self._lock = os.open(os.path.join(self.dir, "lock"), os.O_RDONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        fcntl.flock(self._lock, fcntl.LOCK_EX)  # held while this process (or a fork of it) lives
-        os.chmod(self.dir, 0o711)
-        os.mkdir(os.path.join(self.dir, "scratch"), 0o711)
-        self.path = os.path.join(self.dir, "sock")
-        log = os.path.join(self.dir, "zygote.log")  # its own errors (workers write nothing there)
-        with open(log, "wb") as errors:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-m", "autograder.sandbox.zygote", self.path, str(os.getpid())],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=errors,
-                env=clean_environment(self.dir), start_new_session=True,  # it dies with this process
-            )
-        if meanwhile is not None:
-            try:
-                meanwhile()
-            except BaseException:
-                self.close()
-                raise
-        if self.proc.stdout.readline().strip() != b"ready":
-            with open(log, "rb") as errors:
-                last = (errors.read().decode("utf-8", "replace").strip().splitlines() or ["no output"])[-1]
-            self.close()
-            raise ZygoteFailed(f"the sandbox zygote failed to start: {last}")
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def close(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self.proc.wait()
-        remove_tree(self.dir)
-        os.close(self._lock)
-
-
-def cpu_and_state(pid: int) -> tuple[float, bytes]:
-    """User + system CPU time of a process and its state (R running or waiting for a CPU, S
-    sleeping, ...), read from outside it; (0.0, b"") once it is gone."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as stat_file:
-            fields = stat_file.read().rsplit(b")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / _TICKS, fields[0]  # utime, stime: fields 14, 15; state: 3
-    except (OSError, IndexError, ValueError):
-        return 0.0, b""
-
-
-def cpu_seconds(pid: int) -> float:
-    return cpu_and_state(pid)[0]
-
-
 class _Over(Exception):
     """The scratch directory grew past its limit."""
-
-
-class _OverBudget(Exception):
-    """The worker spent its CPU budget."""
-
-
-class _Clock:
-    """A CPU budget for one worker, checked while waiting for it. A worker that owes an answer
-    and sleeps or is stopped (its state S, or T/t after a SIGSTOP it sent itself, its CPU time
-    still) for ASLEEP_LIMIT seconds is stopped too: load on the machine keeps a busy worker
-    runnable (R), never asleep. A wall-clock backstop many times the budget covers the rest."""
-
-    def __init__(self, pid: int, cpu_budget: float):
-        self.pid, self.budget = pid, cpu_budget
-        self.start, _ = cpu_and_state(pid)
-        self.deadline = time.monotonic() + WALL_FACTOR * cpu_budget + WALL_EXTRA
-        self.last_cpu, self.asleep_since = self.start, None
-
-    def used(self) -> float:
-        return max(0.0, cpu_seconds(self.pid) - self.start)
-
-    def check(self) -> None:
-        cpu, state = cpu_and_state(self.pid)
-        if cpu - self.start > self.budget:
-            raise _OverBudget()
-        now = time.monotonic()
-        if state in IDLE_STATES and cpu == self.last_cpu:
-            self.asleep_since = self.asleep_since or now
-            if now - self.asleep_since > ASLEEP_LIMIT:
-                raise _OverBudget()
-        else:
-            self.asleep_since = None
-        self.last_cpu = cpu
 
 
 class Session:
@@ -305,12 +94,12 @@ class Session:
             os.chown(self.scratch, self.uid, self.uid)
 
     # --- lifecycle -----------------------------------------------------------------
-    def _watch(self, clock: _Clock):
+    def _watch(self, clock: WorkerClock):
         def on_wait():
             clock.check()
             if not self.enforced.get("private_scratch"):  # a tmpfs of its own caps itself
                 used, files = scratch_usage(self.scratch)
-                if used > SCRATCH_LIMIT or files > SCRATCH_FILES:
+                if used > SCRATCH_BYTES or files > SCRATCH_FILES:
                     raise _Over()
         return on_wait
 
@@ -322,8 +111,8 @@ class Session:
         self.starts += 1
         self.excised, self.refused = excised, {}
         current = None
-        whole = _Clock(self.pid, LOAD_CELLS_LIMIT * self.config.load_timeout)
-        clock = _Clock(self.pid, self.config.load_timeout)
+        whole = WorkerClock(self.pid, LOAD_CELLS_LIMIT * self.config.load_timeout)
+        clock = WorkerClock(self.pid, self.config.load_timeout)
         try:
             protocol.send(self.to_worker, {
                 "cells": self.config.cells, "probes": self.config.probes_source, "excise": list(excised),
@@ -344,7 +133,7 @@ class Session:
                     raise plaindata.DecodeError("bad event")
                 if event.get("event") == "cell" and type(event.get("index")) is int:
                     current = event["index"]
-                    clock = _Clock(self.pid, self.config.load_timeout)  # each cell its budget, the load a few
+                    clock = WorkerClock(self.pid, self.config.load_timeout)  # each cell its budget, the load a few
                 elif event.get("event") == "refused" and isinstance(event.get("name"), str) and isinstance(event.get("defines"), list):
                     for name in event["defines"]:
                         if isinstance(name, str):
@@ -353,7 +142,7 @@ class Session:
                     return True
                 else:
                     raise plaindata.DecodeError("unexpected event")
-        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over, _OverBudget):
+        except (protocol.ChannelClosed, protocol.ChannelTimeout, plaindata.DecodeError, OSError, _Over, OverBudget):
             self.kill()
             if current is None:  # no student code had run yet: the grader's fault, not the student's
                 raise WorkerBroken("the grading worker failed before running any of your code") from None
@@ -403,7 +192,7 @@ class Session:
         between calls (a ballast freed when a call starts and taken again after it) is above
         that floor too, so it cannot hide what a call uses."""
         self.ensure_started(tuple(sorted(set(own_work or ()))))
-        clock = _Clock(self.pid, max(cpu_budget, 0.01))
+        clock = WorkerClock(self.pid, max(cpu_budget, 0.01))
         try:
             if memory is not None:
                 _reset_peak_memory(self.pid)
@@ -411,7 +200,7 @@ class Session:
             reply = protocol.receive(self.from_worker, clock.deadline, self._watch(clock))
             if memory is not None:
                 memory.append(max(0, _memory_kib(self.pid, "VmHWM") - self.resting_kib) * 1024)
-        except (protocol.ChannelTimeout, _OverBudget):
+        except (protocol.ChannelTimeout, OverBudget):
             used = clock.used()
             self.kill()
             return Outcome("timeout", cpu=used)
@@ -495,23 +284,3 @@ def scratch_usage(folder: str) -> tuple[int, int]:
             else:
                 total += info.st_blocks * 512 if hasattr(info, "st_blocks") else info.st_size
     return total, count
-
-
-def remove_tree(path: str) -> None:
-    """Remove ``path`` whatever modes the worker gave its contents (chmod 0 included). Only
-    folders inside ``path`` (and ``path`` itself) are ever opened up, never its parent."""
-    import shutil
-
-    def open_up():
-        for folder in [path] + [os.path.join(root, d) for root, dirs, _ in os.walk(path) for d in dirs]:
-            if not os.path.islink(folder):  # a link could point anywhere: never follow one
-                try:
-                    os.chmod(folder, 0o700)
-                except OSError:
-                    pass
-
-    for _ in range(3):  # each pass opens up what the previous one could not list
-        if not os.path.lexists(path):
-            return
-        open_up()
-        shutil.rmtree(path, ignore_errors=True)

@@ -328,6 +328,8 @@ def apply_seccomp() -> bool:
 # --- the scratch folder ----------------------------------------------------------------------
 CLONE_NEWNS, CLONE_NEWUSER = 0x00020000, 0x10000000
 MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 1, 2, 4, 8, 1 << 14, 1 << 18
+# What a notebook may leave in its scratch folder, bytes and files: the private tmpfs's size and
+# inodes, or, without one, what the grader's session counts (grade/session.py).
 SCRATCH_BYTES = 64 * 1024 * 1024
 SCRATCH_FILES = 4096
 
