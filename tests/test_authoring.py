@@ -3,7 +3,7 @@ hidden test without @graded made a whole notebook 0/0 with exit 0; a solution li
 ### END SOLUTION was released; a test that cannot fail, a misnamed suite or cell, a task id typo
 and an error in a test's own code passed selfcheck or read as the student's fault).
 
-Each works on a copy of lecture9 (tests/fixtures/lecture9), a minimal second lecture."""
+Each works on a copy of lecture_fixture (tests/fixtures/lecture_fixture), a minimal second lecture."""
 from __future__ import annotations
 
 import json
@@ -19,7 +19,7 @@ from autograder.course import Course
 from autograder.suiterun import SuiteBroken, collect_tests
 from conftest import venv_env
 
-FIXTURE = Path(__file__).parent / "fixtures" / "lecture9"
+FIXTURE = Path(__file__).parent / "fixtures" / "lecture_fixture"
 UNGRADED = '\n\ndef test_forgot_the_marker(observe):\n    """a test an instructor forgot to mark"""\n    assert True\n'
 
 
@@ -27,7 +27,7 @@ UNGRADED = '\n\ndef test_forgot_the_marker(observe):\n    """a test an instructo
 def lecture(tmp_path):
     shutil.copytree(FIXTURE / "solutions", tmp_path / "solutions")
     shutil.copytree(FIXTURE / "suites", tmp_path / "autograder" / "suites")
-    return Course.locate(tmp_path).assignment("lecture9")
+    return Course.locate(tmp_path).assignment("lecture_fixture")
 
 
 def append(path: Path, text: str) -> None:
@@ -54,10 +54,10 @@ def test_a_hidden_test_without_graded_stops_the_grader_and_selfcheck(lecture, tm
     assert "FAIL 01_square suite: " in out and "test_forgot_the_marker" in out
     assert "ok   01_square" not in out  # nothing of a broken suite is called fine
     # the real CLI: no 0/0 for anyone, exit 2, the test named
-    student = tmp_path / "sam" / "lecture9"
+    student = tmp_path / "sam" / "lecture_fixture"
     shutil.copytree(lecture.source_dir, student)
     proc = subprocess.run([sys.executable, "-m", "autograder", "--course", str(lecture.course.root), "grade", str(student),
-                           "--out", str(tmp_path / "grades"), "--assignment", "lecture9"],
+                           "--out", str(tmp_path / "grades"), "--assignment", "lecture_fixture"],
                           capture_output=True, text=True, env=venv_env())
     assert proc.returncode == 2 and "test_forgot_the_marker" in proc.stderr, proc.stdout + proc.stderr
     assert not (tmp_path / "grades" / "grades.csv").exists()

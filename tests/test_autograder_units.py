@@ -435,10 +435,10 @@ def test_selfcheck_catches_a_suite_worth_other_points_than_its_grade_cell(tmp_pa
     from autograder.course import Course
     from autograder.check.selfcheck import check_points
 
-    fixture = Path(__file__).parent / "fixtures" / "lecture9"
+    fixture = Path(__file__).parent / "fixtures" / "lecture_fixture"
     shutil.copytree(fixture / "solutions", tmp_path / "solutions")
     shutil.copytree(fixture / "suites", tmp_path / "autograder" / "suites")
-    lecture = Course.locate(tmp_path).assignment("lecture9")
+    lecture = Course.locate(tmp_path).assignment("lecture_fixture")
     assert check_points(lecture, "01_square") == []
     path = lecture.source_notebook("01_square")
     nb = json.loads(path.read_text())

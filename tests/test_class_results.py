@@ -1,4 +1,4 @@
-"""Exports a registrar can trust (issue 46, item 1), by the real commands on lecture9's small
+"""Exports a registrar can trust (issue 46, item 1), by the real commands on lecture_fixture's small
 course: a student whose folder is gone leaves grades.csv and the Canvas and Moodle files; a
 rostered student who never submitted gets a row with 0 and can be named with --student; the due
 date, the late penalty and per-student extensions are kept with the grades and applied to a later
@@ -9,7 +9,7 @@ import shutil
 
 import pytest
 
-from test_grading_pipeline import autograder, exported, released_lecture9, rows, submit_solved
+from test_grading_pipeline import autograder, exported, released_lecture_fixture, rows, submit_solved
 
 pytestmark = pytest.mark.slow
 
@@ -35,9 +35,9 @@ def totals(out) -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """lecture9 released by nbgrader; ann (on time), bob and cat (3 days 55 min late) submit a
+    """lecture_fixture released by nbgrader; ann (on time), bob and cat (3 days 55 min late) submit a
     solved 01_square; graded with --gradebook, a due date, 10% a day and an extension for cat."""
-    root = released_lecture9(tmp_path_factory.mktemp("class46"))
+    root = released_lecture_fixture(tmp_path_factory.mktemp("class46"))
     submit_solved(root, {"ann": ON_TIME, "bob": THREE_DAYS_55, "cat": THREE_DAYS_55})
     (root / "extensions.csv").write_text("student,extra\ncat,4 days\n")
     (root / "roster.csv").write_text("id,first_name\nann,Ann\nbob,Bob\ncat,Cat\ndan,Dan\n")

@@ -21,9 +21,9 @@ from conftest import LECTURE8, ROOT, venv_env
 pytestmark = pytest.mark.slow
 
 FIRST = "01_graph_accumulation"
-LECTURE9 = ROOT / "tests" / "fixtures" / "lecture9"
+LECTURE_FIXTURE = ROOT / "tests" / "fixtures" / "lecture_fixture"
 SOLVED = demo.solutions_by_grade_id(LECTURE8)
-SQUARE = "def square(x):\n    return x * x\n"  # lecture9's Task 1.1
+SQUARE = "def square(x):\n    return x * x\n"  # lecture_fixture's Task 1.1
 SQUARE_POINTS = 2
 
 
@@ -48,38 +48,38 @@ def exported(root: Path) -> dict[str, dict]:
 # --- deadlines, and one student regraded ---------------------------------------------------------
 @pytest.fixture(scope="module")
 def late_class(tmp_path_factory):
-    """A course root of lecture9 (tests/fixtures/lecture9) released by nbgrader, where `late`
+    """A course root of lecture_fixture (tests/fixtures/lecture_fixture) released by nbgrader, where `late`
     submitted 01 one second past two days after the due date and `ontime` before it, graded as
     the instructor does (from the course root) with --gradebook, --due and --late-penalty."""
-    root = released_lecture9(tmp_path_factory.mktemp("late-class"))
+    root = released_lecture_fixture(tmp_path_factory.mktemp("late-class"))
     submit_solved(root, {"late": "2025-03-03 12:00:01.000000 UTC", "ontime": "2025-02-28 09:30:00.000000 UTC"})
     graded = autograder("grade", ".", "--out", "grades", "--gradebook", "--due", "2025-03-01T13:00+01:00",
                         "--late-penalty", "10%", cwd=root)
     return root, root / "grades", graded.stdout
 
 
-def released_lecture9(root: Path) -> Path:
-    """``root`` made a course root of lecture9 (tests/fixtures/lecture9), released by nbgrader."""
+def released_lecture_fixture(root: Path) -> Path:
+    """``root`` made a course root of lecture_fixture (tests/fixtures/lecture_fixture), released by nbgrader."""
     shutil.copy(ROOT / "nbgrader_config.py", root)
-    shutil.copytree(LECTURE9 / "solutions", root / "solutions")
-    shutil.copytree(LECTURE9 / "suites", root / "autograder" / "suites")
-    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "lecture9", "--log-level=WARN"],
+    shutil.copytree(LECTURE_FIXTURE / "solutions", root / "solutions")
+    shutil.copytree(LECTURE_FIXTURE / "suites", root / "autograder" / "suites")
+    subprocess.run([sys.executable, "-m", "nbgrader", "generate_assignment", "lecture_fixture", "--log-level=WARN"],
                    cwd=root, check=True, capture_output=True, env=venv_env())
     return root
 
 
 def submit_solved(root: Path, stamps: dict[str, str]) -> None:
-    """Each student of ``stamps`` submits lecture9's 01 solved, at that nbgrader timestamp."""
+    """Each student of ``stamps`` submits lecture_fixture's 01 solved, at that nbgrader timestamp."""
     for student, stamp in stamps.items():
-        folder = root / "submitted" / student / "lecture9"
+        folder = root / "submitted" / student / "lecture_fixture"
         folder.mkdir(parents=True)
-        shutil.copy(root / "course" / "lecture9" / "01_square.ipynb", folder)
+        shutil.copy(root / "course" / "lecture_fixture" / "01_square.ipynb", folder)
         solve(folder / "01_square.ipynb")
         (folder / "timestamp.txt").write_text(stamp)
 
 
 def solve(notebook: Path) -> None:
-    """Fill lecture9's 01 stub as the solution does."""
+    """Fill lecture_fixture's 01 stub as the solution does."""
     nb = nbformat.read(notebook, as_version=4)
     for cell in nb.cells:
         if cell.metadata.get("nbgrader", {}).get("grade_id") == "task1_1_square":
@@ -108,7 +108,7 @@ def test_a_late_notebook_loses_its_penalty_everywhere(late_class):
     assert float(export["late"]["late_submission_penalty"]) == pytest.approx(penalty)
     assert float(export["late"]["score"]) == pytest.approx(SQUARE_POINTS - penalty)
     assert float(export["ontime"]["score"]) == SQUARE_POINTS and float(export["ontime"]["late_submission_penalty"]) == 0
-    assert (root / "autograded" / "late" / "lecture9" / "timestamp.txt").read_text() == "2025-03-03 12:00:01.000000 UTC"
+    assert (root / "autograded" / "late" / "lecture_fixture" / "timestamp.txt").read_text() == "2025-03-03 12:00:01.000000 UTC"
 
 
 def test_one_student_regraded_into_the_gradebook(late_class):
@@ -116,7 +116,7 @@ def test_one_student_regraded_into_the_gradebook(late_class):
     gradebook, their timestamp moves and their penalty goes; `ontime` is untouched."""
     root, out, _ = late_class
     ontime_rows = [r for r in rows(out) if r["student"] == "ontime"]
-    (root / "submitted" / "late" / "lecture9" / "timestamp.txt").write_text("2025-03-01 11:00:00.000000 UTC")
+    (root / "submitted" / "late" / "lecture_fixture" / "timestamp.txt").write_text("2025-03-01 11:00:00.000000 UTC")
     regraded = autograder("grade", ".", "--out", "grades", "--gradebook", "--student", "late", "--late-penalty", "10%", cwd=root)
     assert "ontime" not in regraded.stdout and "due 2025-03-01 12:00 UTC" in regraded.stdout
     export = exported(root)
@@ -130,49 +130,49 @@ def test_one_student_regraded_into_the_gradebook(late_class):
 # --- two assignments in one --out; a task in an added cell ---------------------------------------
 @pytest.fixture(scope="module")
 def two_assignments(tmp_path_factory):
-    """A course with lecture8 and lecture9; sam's 01 of lecture8 writes Task 1.1 in a new cell
-    below the stub (the stub left as released) and leaves Task 1.2's stub; sam's 01 of lecture9
+    """A course with lecture8 and lecture_fixture; sam's 01 of lecture8 writes Task 1.1 in a new cell
+    below the stub (the stub left as released) and leaves Task 1.2's stub; sam's 01 of lecture_fixture
     is solved. Both are graded into one --out."""
     base = tmp_path_factory.mktemp("two-assignments")
     course = base / "course"
     shutil.copytree(ROOT / "solutions", course / "solutions")
     shutil.copytree(LECTURE8.suite_dir, course / "autograder" / "suites" / LECTURE8.name)
-    shutil.copytree(LECTURE9 / "solutions" / "lecture9", course / "solutions" / "lecture9")
-    shutil.copytree(LECTURE9 / "suites" / "lecture9", course / "autograder" / "suites" / "lecture9")
+    shutil.copytree(LECTURE_FIXTURE / "solutions" / "lecture_fixture", course / "solutions" / "lecture_fixture")
+    shutil.copytree(LECTURE_FIXTURE / "suites" / "lecture_fixture", course / "autograder" / "suites" / "lecture_fixture")
     nb = nbformat.read(LECTURE8.released_notebook(FIRST), as_version=4)
     stub = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "task1_1_count_graph_nodes")
     nb.cells.insert(stub + 1, new_code_cell(SOLVED["task1_1_count_graph_nodes"] + "\n\nprint(count_graph_nodes(ndl.Tensor([1.0])))"))
     nb.cells.insert(stub + 2, new_code_cell("count_graph_nodes(ndl.Tensor([2.0]) * 3)"))
     (base / "sam" / LECTURE8.name).mkdir(parents=True)
     nbformat.write(nb, base / "sam" / LECTURE8.name / f"{FIRST}.ipynb")
-    (base / "sam" / "lecture9").mkdir(parents=True)
-    shutil.copy(LECTURE9 / "solutions" / "lecture9" / "01_square.ipynb", base / "sam" / "lecture9")
+    (base / "sam" / "lecture_fixture").mkdir(parents=True)
+    shutil.copy(LECTURE_FIXTURE / "solutions" / "lecture_fixture" / "01_square.ipynb", base / "sam" / "lecture_fixture")
     out = base / "grades"
-    autograder("--course", course, "grade", base / "sam" / "lecture9", "--out", out, "--assignment", "lecture9")
+    autograder("--course", course, "grade", base / "sam" / "lecture_fixture", "--out", out, "--assignment", "lecture_fixture")
     autograder("--course", course, "grade", base / "sam" / LECTURE8.name, "--out", out, "--assignment", LECTURE8.name)
     return base, out
 
 
 def test_two_assignments_in_one_out_stay_apart(two_assignments):
     base, out = two_assignments
-    assert {(r["assignment"], r["notebook"]) for r in rows(out)} == {("lecture9", "01_square"), (LECTURE8.name, FIRST)}
-    for assignment, notebook in (("lecture9", "01_square"), (LECTURE8.name, FIRST)):
+    assert {(r["assignment"], r["notebook"]) for r in rows(out)} == {("lecture_fixture", "01_square"), (LECTURE8.name, FIRST)}
+    for assignment, notebook in (("lecture_fixture", "01_square"), (LECTURE8.name, FIRST)):
         data = json.loads((out / "sam" / assignment / "results.json").read_text())
         assert data["tests"] and {t["extra_data"]["notebook"] for t in data["tests"]} == {notebook}
         page = (out / "sam" / assignment / "feedback.html").read_text()
-        assert notebook in page and ({"lecture9": FIRST, LECTURE8.name: "01_square"}[assignment] not in page)
+        assert notebook in page and ({"lecture_fixture": FIRST, LECTURE8.name: "01_square"}[assignment] not in page)
     assert not (out / "sam" / "results.json").exists()  # a one-assignment report would hold only one of them
     index = (out / "sam" / "feedback.html").read_text()
-    assert "href='lecture9/feedback.html'" in index and f"href='{LECTURE8.name}/feedback.html'" in index
+    assert "href='lecture_fixture/feedback.html'" in index and f"href='{LECTURE8.name}/feedback.html'" in index
     # nbgrader-feedback takes the page of the assignment asked for
     root = base / "nbgrader-root"
-    folder = root / "submitted" / "sam" / "lecture9"
+    folder = root / "submitted" / "sam" / "lecture_fixture"
     folder.mkdir(parents=True)
-    shutil.copy(base / "sam" / "lecture9" / "01_square.ipynb", folder)
+    shutil.copy(base / "sam" / "lecture_fixture" / "01_square.ipynb", folder)
     (folder / "timestamp.txt").write_text("2020-01-01 00:00:00.000000 UTC")
     (folder / "submission_secret.txt").write_text("secret")
-    assert sorted(place_feedback(root, out, "lecture9").written) == ["sam"]
-    assert (root / "feedback" / "sam" / "lecture9" / "01_square.html").read_bytes() == (out / "sam" / "lecture9" / "feedback.html").read_bytes()
+    assert sorted(place_feedback(root, out, "lecture_fixture").written) == ["sam"]
+    assert (root / "feedback" / "sam" / "lecture_fixture" / "01_square.html").read_bytes() == (out / "sam" / "lecture_fixture" / "feedback.html").read_bytes()
 
 
 def test_a_task_written_in_an_added_cell_is_graded(two_assignments):

@@ -209,23 +209,23 @@ def test_bad_input_is_named(tmp_path: Path, capsys) -> None:
 
 # --- export --------------------------------------------------------------------------------------
 def two_assignments(folder: Path) -> Path:
-    """lecture8 (01, 02) and lecture9 (a copy of 01) graded into one folder: the writer then keeps
+    """lecture8 (01, 02) and lecture_fixture (a copy of 01) graded into one folder: the writer then keeps
     each student's results.json per assignment (<student>/<assignment>/results.json)."""
     for r in class_results():
         r.assignment = "lecture8"
         store.save_result(folder, r)
         if r.notebook == "01_first":
-            store.save_result(folder, NotebookResult(r.student, r.notebook, r.tests, assignment="lecture9"))
+            store.save_result(folder, NotebookResult(r.student, r.notebook, r.tests, assignment="lecture_fixture"))
     report.write_reports(folder)
-    assert (folder / "s00" / "lecture9" / "results.json").is_file()
+    assert (folder / "s00" / "lecture_fixture" / "results.json").is_file()
     return folder
 
 
 def test_two_assignments_are_kept_apart(tmp_path: Path) -> None:
     insights = ins.analyse(ins.read_grades(two_assignments(tmp_path / "grades")))
-    assert insights.notebooks == [("lecture8", "01_first"), ("lecture8", "02_second"), ("lecture9", "01_first")]
-    hint = next(h for h in insights.hints if h.assignment == "lecture9" and h.task == "1.1")
-    assert (hint.text, len(hint.students)) == (RESET_HINT, 6)  # the hint read from lecture9's results.json
+    assert insights.notebooks == [("lecture8", "01_first"), ("lecture8", "02_second"), ("lecture_fixture", "01_first")]
+    hint = next(h for h in insights.hints if h.assignment == "lecture_fixture" and h.task == "1.1")
+    assert (hint.text, len(hint.students)) == (RESET_HINT, 6)  # the hint read from lecture_fixture's results.json
 
 
 def expected_points(student: str) -> dict:
@@ -234,28 +234,28 @@ def expected_points(student: str) -> dict:
     i = int(student[1:])
     first = (1) + (2 if 6 <= i < 9 else 0) + (3 if i == 0 else 0)
     second = 0 if student in ("s01", "s04") else 3 if student == "s02" else 4
-    return {"lecture8": first + second, "lecture9": first}
+    return {"lecture8": first + second, "lecture_fixture": first}
 
 
 def test_canvas_export(tmp_path: Path) -> None:
     grades = two_assignments(tmp_path / "grades")
     assert cli(["export", str(grades), "--format", "canvas", "--out", str(tmp_path / "canvas.csv")]) == 0
     rows = list(csv.reader((tmp_path / "canvas.csv").open(newline="")))
-    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "lecture8", "lecture9"]
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "lecture8", "lecture_fixture"]
     assert rows[1] == ["Points Possible", "", "", "", "", "10", "6"]
     assert [r[0] for r in rows[2:]] == STUDENTS
     for r in rows[2:]:
         assert r[3] == r[0] and r[1] == r[2] == r[4] == ""
-        assert [float(x) for x in r[5:]] == [expected_points(r[0])["lecture8"], expected_points(r[0])["lecture9"]]
+        assert [float(x) for x in r[5:]] == [expected_points(r[0])["lecture8"], expected_points(r[0])["lecture_fixture"]]
 
 
 def test_moodle_export(tmp_path: Path) -> None:
     grades = two_assignments(tmp_path / "grades")
     assert cli(["export", str(grades), "--format", "moodle", "--out", str(tmp_path / "moodle.csv")]) == 0
     rows = list(csv.reader((tmp_path / "moodle.csv").open(newline="")))
-    assert rows[0] == ["Username", "lecture8", "lecture9"]
+    assert rows[0] == ["Username", "lecture8", "lecture_fixture"]
     assert {r[0]: [float(x) for x in r[1:]] for r in rows[1:]} == {
-        s: [expected_points(s)["lecture8"], expected_points(s)["lecture9"]] for s in STUDENTS}
+        s: [expected_points(s)["lecture8"], expected_points(s)["lecture_fixture"]] for s in STUDENTS}
 
 
 def test_export_without_assignment_column_needs_a_name(tmp_path: Path, capsys) -> None:

@@ -25,17 +25,17 @@ NOTEBOOKS = {"01_square", "02_cube"}
 
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
-    """lecture9 with five students (each submits both notebooks, 01 solved), graded once in full."""
-    from test_grading_pipeline import LECTURE9, ROOT
+    """lecture_fixture with five students (each submits both notebooks, 01 solved), graded once in full."""
+    from test_grading_pipeline import LECTURE_FIXTURE, ROOT
 
     root = tmp_path_factory.mktemp("stopping")
-    shutil.copytree(LECTURE9 / "solutions", root / "solutions")
-    shutil.copytree(LECTURE9 / "suites", root / "autograder" / "suites")
+    shutil.copytree(LECTURE_FIXTURE / "solutions", root / "solutions")
+    shutil.copytree(LECTURE_FIXTURE / "suites", root / "autograder" / "suites")
     for student in STUDENTS:
-        folder = root / "submitted" / student / "lecture9"
+        folder = root / "submitted" / student / "lecture_fixture"
         folder.mkdir(parents=True)
         for notebook in NOTEBOOKS:
-            shutil.copy(root / "solutions" / "lecture9" / f"{notebook}.ipynb", folder)
+            shutil.copy(root / "solutions" / "lecture_fixture" / f"{notebook}.ipynb", folder)
         solve(folder / "01_square.ipynb")
     autograder("grade", ".", "--out", "grades", "--jobs", "1", cwd=root)
     return root
@@ -45,7 +45,7 @@ def consistent(out) -> set[str]:
     """The students of the reports, after checking that each was graded in full and that grades.csv,
     the store and the Canvas export agree; no staging folder is left."""
     assert not list(out.glob(".run-*")), "a stopped run's staging folder was left"
-    stored = {p.name: {q.stem for q in p.glob("*.json")} for p in (out / ".state" / "lecture9").iterdir()}
+    stored = {p.name: {q.stem for q in p.glob("*.json")} for p in (out / ".state" / "lecture_fixture").iterdir()}
     assert all(notebooks == NOTEBOOKS for notebooks in stored.values()), stored
     in_csv = {r["student"] for r in rows(out)}
     assert in_csv == set(stored)
@@ -121,7 +121,7 @@ def test_a_stop_swallowed_by_a_finalizer_still_stops_the_batch(graded_class):
     the handler's flag stops the batch at its next turn."""
     from autograder.course import Course
 
-    assignment = Course(graded_class).assignment("lecture9")
+    assignment = Course(graded_class).assignment("lecture_fixture")
     batch.terminated = signal.SIGINT
     try:
         with pytest.raises(batch.Stopped):
