@@ -658,3 +658,32 @@ def test_spreadsheet_quoting_tells_every_two_texts_apart():
     cells = [_cell(t) for t in texts]
     assert len(set(cells)) == len(texts) and [_uncell(c) for c in cells] == texts
     assert all(c[:1] not in ("=", "+", "-", "@", "\t", "\r") for c in cells)
+
+
+def test_the_summary_names_a_student_as_their_folder_is():
+    """Class audit (issue 46): josé read as escaped-<hash> in grade's table; now by name, the
+    reports' id beside it, escape sequences in a name neutralised."""
+    from autograder.export.summary import late_lines, summary_table
+
+    graded, _ = _results()
+    josé = type(graded)("escaped-0123456789ab", "01_a", list(graded.tests), assignment="lecture8", late_seconds=60.0)
+    bold = type(graded)("escaped-ba9876543210", "01_a", list(graded.tests), assignment="lecture8")
+    names = {"escaped-0123456789ab": "josé", "escaped-ba9876543210": "\x1b[1mbold"}
+    table = summary_table([graded, josé, bold], names)
+    assert "josé (escaped-0123456789ab)" in table and "?[1mbold (escaped-ba9876543210)" in table and "\x1b" not in table
+    assert late_lines([josé], names) == ["late josé (escaped-0123456789ab): 01_a 1 min after the due date (no points taken)"]
+
+
+def test_the_students_servers_stop_idle_kernels_and_answer_ctrl_c_at_once():
+    """deploy/jupyterhub/student/jupyter_server_config.py (every student server and make lab)."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    folder = Path(__file__).resolve().parents[1] / "deploy" / "jupyterhub" / "student"
+    config = PyFileConfigLoader("jupyter_server_config.py", path=str(folder)).load_config()
+    kernels = config.MappingKernelManager
+    assert kernels.cull_idle_timeout == 3600 and kernels.cull_connected is True and kernels.cull_interval > 0
+    assert config.ServerApp.answer_yes is True
+    assert config.ServerApp.jpserver_extensions == {"nbgrader.server_extensions.formgrader": False}
+    settings = json.loads((Path(config.LabApp.app_settings_dir) / "overrides.json").read_text())
+    assert settings["@jupyterlab/apputils-extension:notification"]["fetchNews"] == "false"
+    assert settings["@jupyterlab/notebook-extension:tracker"]["recordTiming"] is True
