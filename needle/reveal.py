@@ -15,7 +15,6 @@ restored, so they do not change what the reveal draws.
 """
 from __future__ import annotations
 
-import base64
 import contextlib
 import html
 import io
@@ -23,6 +22,8 @@ import sys
 from collections.abc import Callable, Iterator
 
 import numpy as np
+
+from .viz import figure_png
 
 
 @contextlib.contextmanager
@@ -78,12 +79,6 @@ def _in_ipython() -> bool:
     return shell is not None and shell.get_ipython() is not None
 
 
-def _png(fig) -> str:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", bbox_inches="tight", dpi=fig.dpi)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
 def _alt(fig) -> str:
     """A figure's text for readers who cannot see it (screen readers, a page whose image failed):
     its title and its axes' titles."""
@@ -102,6 +97,6 @@ def _show(summary: str, text: str, figures: list) -> None:
              "</summary>"]
     if text:
         parts.append(f"<pre>{html.escape(text)}</pre>")
-    parts += [f'<img src="data:image/png;base64,{_png(fig)}" alt="{html.escape(_alt(fig))}"/>' for fig in figures]
+    parts += [f'<img src="data:image/png;base64,{figure_png(fig)}" alt="{html.escape(_alt(fig))}"/>' for fig in figures]
     parts.append("</details>")
     display(HTML("\n".join(parts)))

@@ -42,6 +42,17 @@ from .autograd import Tensor, TensorTuple, Value, find_topo_sort, no_grad
 from .gradcheck import as_float64, node_adjoints, op_adjoints
 from .nn import Parameter
 
+
+def figure_png(fig, dpi: float | None = None) -> str:
+    """A matplotlib figure as base64 PNG, for an <img> of an HTML page (the notebooks' folded
+    reveals, the instructor's insights); ``dpi``: the figure's own unless given."""
+    import base64
+    import io
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight", dpi=dpi or fig.dpi)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 

@@ -26,7 +26,6 @@ misconception.
 """
 from __future__ import annotations
 
-import base64
 import csv
 import html
 import io
@@ -34,6 +33,8 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from needle.viz import figure_png
 
 from ..console import fail, printable
 from ..csvcells import cell, uncell
@@ -265,12 +266,6 @@ def _weakest_task(insights: Insights):
 
 
 # --- plots -----------------------------------------------------------------------------------
-def _png(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
-
-
 def distribution_plot(insights: Insights, assignment: str, notebook: str) -> str:
     """The notebook's scores and each task's, as histograms over the students who submitted."""
     import matplotlib
@@ -293,7 +288,7 @@ def distribution_plot(insights: Insights, assignment: str, notebook: str) -> str
         ax.yaxis.get_major_locator().set_params(integer=True)
     axes[0][0].set_ylabel("students", fontsize=8)
     fig.tight_layout()
-    data = _png(fig)
+    data = figure_png(fig, dpi=80)
     plt.close(fig)
     return data
 
@@ -316,7 +311,7 @@ def failure_plot(tests: list[TestStats]) -> str:
     ax.set_xlabel("% of students who submitted that fail the test (red: fewer than 20% pass)", fontsize=8)
     ax.tick_params(axis="x", labelsize=7)
     fig.tight_layout()
-    data = _png(fig)
+    data = figure_png(fig, dpi=80)
     plt.close(fig)
     return data
 
