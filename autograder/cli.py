@@ -95,12 +95,12 @@ def _assignment(course: Course, name: str | None, path: Path | None = None):
     compared) can only be: a folder named after it, a course root whose submissions are of it
     alone, notebooks only it has."""
     if name is None:
-        names = course.assignments()
-        if len(names) > 1 and path is not None:
-            names = [n for n in names if _could_be(course.assignment(n), path)] or names
+        every = course.assignments()
+        names = [n for n in every if _could_be(course.assignment(n), path)] if len(every) > 1 and path is not None else every
         if len(names) != 1:
-            raise UnknownAssignment(f"this course has {len(names)} assignments ({', '.join(names) or 'none'}) that "
-                                    f"{path or 'this'} could be: choose one with --assignment")
+            could = f"; {path} could be {' or '.join(names or every)}" if len(every) > 1 and path is not None else ""
+            raise UnknownAssignment(f"this course has {len(every)} assignments ({', '.join(every) or 'none'}){could}: "
+                                    "choose one with --assignment")
         name = names[0]
     return course.assignment(name)
 
