@@ -42,6 +42,7 @@ from ..results import task_key
 from ..store import escaped_names, write_atomic
 from .active_time import GAP_SECONDS, minutes, quartiles, submitted_active_times
 from .grades_csv import GradesProblem, Row, read_grades
+from .summary import shown
 
 HARD = 0.2  # tests passed by fewer than this share of the students who submitted
 TOP_FINDINGS = 5
@@ -131,9 +132,8 @@ class Insights:
 
     def shown(self, student: str) -> str:
         """The student as people read them: their folder's name (josé), with the ASCII id the
-        reports use beside it when it differs ("josé (escaped-1a2b...)")."""
-        real = self.names.get(student)
-        return f"{real} ({student})" if real and real != student else student
+        reports use beside it when it differs ("josé (escaped-1a2b...)"), as grade prints them."""
+        return shown(student, self.names)
 
 
 def analyse(rows: list[Row], originality: list[dict] | None = None, active_time: dict | None = None) -> Insights:
