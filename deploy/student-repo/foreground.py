@@ -28,10 +28,10 @@ def main(argv: list[str]) -> int:
         before = os.tcgetpgrp(tty)
     except OSError:  # no controlling terminal (CI, a service): nothing to hand over
         tty = None
-    # A background group (ours, once the command has the terminal) may not set the foreground
-    # group without ignoring SIGTTOU.
-    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     process = subprocess.Popen(argv, process_group=0 if tty is not None else None)
+    # A background group (ours, once the command has the terminal) may not set the foreground
+    # group back without ignoring SIGTTOU (ignored here only: the command keeps the default).
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
     try:
         if tty is not None:
             os.tcsetpgrp(tty, process.pid)
