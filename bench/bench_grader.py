@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from autograder import demo  # noqa: E402
 from autograder.course import Course  # noqa: E402
-from autograder.grade.batch import default_jobs  # noqa: E402
+from autograder.cpus import default_jobs  # noqa: E402
 
 LECTURE8 = Course.locate(ROOT).assignment("lecture8")
 KERNEL = "needle-course"  # the kernel the notebooks name, which nbgrader starts for each one
