@@ -30,7 +30,7 @@ import csv
 import html
 import io
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 

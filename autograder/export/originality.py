@@ -65,7 +65,7 @@ from pathlib import Path
 from ..console import printable
 from ..course import Assignment, task_of
 from ..cpus import default_jobs
-from ..csvcells import cell
+from ..csvcells import cell as csv_cell
 from ..notebook import UnreadableNotebook, grade_id, is_solution, read_notebook, source_of, student_solutions
 from ..results import task_key
 from ..submissions import UsageProblem, discover
@@ -479,7 +479,7 @@ def originality_csv(report: Report) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_HEADER)
     for m in report.matches:  # every text cell neutralised: student names and needle paths alike
-        writer.writerow([cell(m.code.task), cell(m.code.owner), cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
+        writer.writerow([csv_cell(m.code.task), csv_cell(m.code.owner), csv_cell(m.other.owner), m.other.kind, f"{m.similarity:.3f}",
                          m.matched_tokens, line_ranges(m.other.text, m.other_spans), "yes" if m.flagged else "no",
                          f"{m.typical:.3f}", f"{m.excess:.3f}"])
     return buf.getvalue()
@@ -522,8 +522,8 @@ def pairs_csv(pairs: list[Pair]) -> str:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(PAIRS_CSV_HEADER)
     for p in pairs:
-        writer.writerow([cell(p.student), cell(p.other), len(p.flagged), len(p.matches), f"{p.mean_similarity:.3f}",
-                         f"{p.mean_excess:.3f}", cell(" ".join(m.code.task for m in p.matches))])
+        writer.writerow([csv_cell(p.student), csv_cell(p.other), len(p.flagged), len(p.matches), f"{p.mean_similarity:.3f}",
+                         f"{p.mean_excess:.3f}", csv_cell(" ".join(m.code.task for m in p.matches))])
     return buf.getvalue()
 
 

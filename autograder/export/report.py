@@ -26,7 +26,7 @@ from pathlib import Path
 from .. import timestamps
 from ..csvcells import cell
 from ..results import LATE, NotebookResult, TestResult, task_key
-from ..store import assignments_in, load_results, write_atomic
+from ..store import load_results, write_atomic
 
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]  # names scripts rely on
 CSV_EXTRA = ["assignment", "task", "reason"]

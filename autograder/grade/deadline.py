@@ -12,14 +12,13 @@ day after the due date: ``10%`` of the notebook's points, or ``2`` points. ``100
 from __future__ import annotations
 
 import datetime as dt
-import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..store import write_atomic
 from ..submissions import UsageProblem
-from ..timestamps import duration, show, started_days, utc
+from ..timestamps import show, started_days, utc
 
 POLICY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(%?)\s*(?:/\s*day)?\s*$")
 
