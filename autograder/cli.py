@@ -232,9 +232,7 @@ def _graded(args, assignment, gradebook, deadline, roster: list[str], keep_setti
         graded = committed.staged_students(staging, assignment, complete_only=False)
         results = commit(graded | ({args.student} if unsubmitted else set()), whole_class)
         if gradebook is not None:
-            ungraded = {(r.student, r.notebook) for r in run.ungraded}  # a grade the gradebook holds is not overwritten with zeros
-            run.gradebook = _record(gradebook, args.out, assignment.name, [r for r in results if r.student in graded
-                                                                 and (r.student, r.notebook) not in ungraded], deadline)
+            run.gradebook = _record(gradebook, args.out, assignment.name, [r for r in results if r.student in graded], deadline)
     except (batch.Stopped, KeyboardInterrupt) as exc:
         signum = exc.signum if isinstance(exc, batch.Stopped) else signal.SIGINT
         return stopped(signum, f"stopped by {signal.Signals(signum).name}")

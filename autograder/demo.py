@@ -111,9 +111,7 @@ def main(assignment: Assignment, out: Path) -> int:
     grades = out / "grades"
     run = grade_course(assignment, course_root, grades, jobs=default_jobs(), timeout=10.0)
     results = write_reports(grades)
-    ungraded = {(r.student, r.notebook) for r in run.ungraded}  # a grade the gradebook holds is not overwritten with zeros
-    run.gradebook = record_run(Course(course_root).gradebook, assignment.name,
-                               [r for r in results if (r.student, r.notebook) not in ungraded], escaped_names(grades))
+    run.gradebook = record_run(Course(course_root).gradebook, assignment.name, results, escaped_names(grades))
     print(describe(results, grades, unsaved=run.unsaved, ungraded=run.ungraded, gradebook=run.gradebook))
     print(f"\nfeedback for each student: {grades}/<student>/feedback.html (e.g. {grades / 'mistakes' / 'feedback.html'})")
     print(f"Gradescope results: {grades}/<student>/results.json; all tests: {grades / 'grades.csv'}")

@@ -9,6 +9,9 @@ from dataclasses import asdict, dataclass, field
 NOT_SUBMITTED = "not submitted"
 LATE = "late"
 REVIEW = "review"
+# How a notebook an error of the grader's own left ungraded is marked (its error starts so): its zeros
+# say nothing of the student's work, so the gradebook keeps what it had.
+INFRASTRUCTURE = "internal grading error"
 
 
 @dataclass
@@ -56,6 +59,11 @@ class NotebookResult:
     @property
     def max_score(self) -> float:
         return sum(t.points for t in self.tests)
+
+    @property
+    def grader_error(self) -> bool:
+        """Left ungraded by an error of the grader's own (retried, still failing), not the student's."""
+        return self.error.startswith(INFRASTRUCTURE)
 
     @property
     def not_submitted(self) -> bool:

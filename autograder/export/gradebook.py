@@ -38,7 +38,9 @@ def write_gradebook(db_path: Path, assignment: str, results: list[NotebookResult
 def record_run(db_path: Path, assignment: str, results: list[NotebookResult], student_ids: dict[str, str],
                deadline=None) -> str:
     """Write a run's committed ``results`` into the gradebook, and the notebooks graded into
-    autograded/ for formgrader; returns the line the summary prints."""
+    autograded/ for formgrader; returns the line the summary prints. A notebook an error of the
+    grader's own left ungraded is skipped: the gradebook keeps the grade it had, not its zeros."""
+    results = [r for r in results if not r.grader_error]
     n = write_gradebook(db_path, assignment, results, student_ids, deadline.due if deadline else None,
                         deadline.extensions if deadline else None)
     submitted: dict[str, list[Path]] = {}

@@ -22,11 +22,11 @@ from ..results import NotebookResult
 from ..sandbox.confine import die_with_parent
 from .runner import grade_notebook, zero_results
 from .zygote_client import ZygoteFailed, ZygoteProcess
+from ..results import INFRASTRUCTURE
 from ..submissions import Job
 
 MAX_TRIES = 3  # infrastructure failures (not the student's) are retried this many times in all
 terminated: int | None = None  # the signal that asked the grader to stop (set by the CLI's handler)
-INFRASTRUCTURE = "internal grading error"
 
 
 class Stopped(BaseException):

@@ -40,7 +40,7 @@ from pathlib import Path
 from distributed import Client, KilledWorker, WorkerPlugin, as_completed, get_worker
 
 from ..course import Assignment, Course
-from ..results import isolation_summary
+from ..results import INFRASTRUCTURE, isolation_summary
 from ..notebook import UnreadableNotebook, read_bytes_safely
 from . import batch
 from .child_forker import ChildForker, ForkerBroken
@@ -179,7 +179,7 @@ def grade_on_worker(course: str, code: str, student: str, notebook: str, submiss
             if kind in ("graded", "failed"):
                 return kind, payload, socket.gethostname()
             time.sleep(0.2 * tries)  # an error of the grader's own: retried, as batch does
-    message = payload if payload.startswith(batch.INFRASTRUCTURE) else f"{batch.INFRASTRUCTURE}: {payload}"
+    message = payload if payload.startswith(INFRASTRUCTURE) else f"{INFRASTRUCTURE}: {payload}"
     return "failed", f"{message} (tried {tries} times; tell your instructor)", socket.gethostname()
 
 
@@ -201,10 +201,10 @@ def _grade_in_child(job: Job, assignment: Assignment, timeout: float, zygote, fo
             return "failed", "grading this notebook took too long and was stopped"
         kind, payload = receive.recv()
     except (EOFError, OSError):
-        kind, payload = "error", f"{batch.INFRASTRUCTURE} (the grading process ended unexpectedly)"
+        kind, payload = "error", f"{INFRASTRUCTURE} (the grading process ended unexpectedly)"
     finally:
         receive.close()
-    if kind == "ok" and not payload.error.startswith(batch.INFRASTRUCTURE):
+    if kind == "ok" and not payload.error.startswith(INFRASTRUCTURE):
         return "graded", payload
     return "retry", payload if kind != "ok" else payload.error
 
@@ -278,12 +278,12 @@ def _grade(client: Client, course: str, jobs: list[Job], assignment: Assignment,
         try:
             kind, payload, host = future.result()
         except KilledWorker as exc:
-            kind, payload = "failed", (f"{batch.INFRASTRUCTURE}: the grading machine died while grading this notebook, "
+            kind, payload = "failed", (f"{INFRASTRUCTURE}: the grading machine died while grading this notebook, "
                                        f"each of the {exc.allowed_failures + 1} times it was tried (tell your instructor)")
         except CancelledError:
             raise
         except Exception as exc:  # an error of the grader's own on the worker: this notebook only
-            kind, payload = "failed", f"{batch.INFRASTRUCTURE} ({type(exc).__name__}: {exc})"
+            kind, payload = "failed", f"{INFRASTRUCTURE} ({type(exc).__name__}: {exc})"
         finally:
             future.release()
         if kind == "mismatch":

@@ -73,7 +73,7 @@ def staged_students(staging: Path, assignment: Assignment, complete_only: bool) 
     for student in folder.iterdir():
         results = _load(student)
         if complete_only and ({r.notebook for r in results} < set(assignment.notebooks())
-                              or any(r.error.startswith(batch.INFRASTRUCTURE) for r in results)):
+                              or any(r.grader_error for r in results)):
             continue
         students.add(student.name)
     return students

@@ -34,7 +34,7 @@ class GradeRun:
     def ungraded(self) -> list[NotebookResult]:
         """Notebooks an error of the grader's own left ungraded (retried, still failing): their
         zeros say nothing of the student's work."""
-        return [r for r in self.results if r.error.startswith(batch.INFRASTRUCTURE)]
+        return [r for r in self.results if r.grader_error]
 
 
 def grade_course(assignment: Assignment, path: Path, out: Path, *, jobs: int, timeout: float,
