@@ -176,7 +176,7 @@ numpy-floor:
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
 
-# The students' repository (dist/student-repo, or STUDENT_REPO=DIR): course/ and needle/ as they
+# The students' repository (dist/student-repo, or STUDENT_REPO=DIR): course/, needle/ and coursekit/ as they
 # are here (no __pycache__), the Assignments panel's config as jupyter-config/, and the Makefile,
 # README, pyproject.toml and .gitignore of deploy/student-repo/. No solutions, suites or grader.
 # A folder is replaced only when empty or built by this target before (.student-repo marks it).
@@ -186,7 +186,7 @@ student-repo:
 	@if [ -e '$(STUDENT_REPO)' ] && [ -n "$$(ls -A '$(STUDENT_REPO)')" ] && [ ! -e '$(STUDENT_REPO)/.student-repo' ]; then \
 	  echo "make student-repo: $(STUDENT_REPO) holds other files; choose an empty or new folder with STUDENT_REPO=DIR" >&2; exit 1; fi
 	rm -rf '$(STUDENT_REPO)' && mkdir -p '$(STUDENT_REPO)'
-	tar -cf - --exclude=__pycache__ --exclude=.ipynb_checkpoints course needle | tar -xf - -C '$(STUDENT_REPO)'
+	tar -cf - --exclude=__pycache__ --exclude=.ipynb_checkpoints course needle coursekit | tar -xf - -C '$(STUDENT_REPO)'
 	mkdir '$(STUDENT_REPO)/jupyter-config' && tar -cf - --exclude=__pycache__ -C deploy/jupyterhub/student . | tar -xf - -C '$(STUDENT_REPO)/jupyter-config'
 	cp deploy/student-repo/Makefile deploy/student-repo/README.md deploy/student-repo/pyproject.toml deploy/student-repo/foreground.py '$(STUDENT_REPO)/'
 	cp deploy/student-repo/gitignore '$(STUDENT_REPO)/.gitignore'
@@ -194,7 +194,7 @@ student-repo:
 	@echo "student repository: $(STUDENT_REPO) (publish it, e.g. git init there; give students this, never this repository)"
 
 # Self-study in a browser tab (docs/self-study.md): make lite builds the JupyterLite site lite/site/
-# (the released notebooks, needle, numpy, matplotlib and Pyodide itself, served by any static host)
+# (the released notebooks, needle and coursekit, numpy, matplotlib and Pyodide itself, served by any static host)
 # with lite/build.py in a venv of its own, lite/.venv (the lite extra; JupyterLite's kernel extension
 # would log errors in the course's JupyterLab); downloads are cached in lite/.cache/. make test-lite
 # serves the site on 127.0.0.1 and runs notebook 01 in Chromium with every other host blocked

@@ -79,7 +79,7 @@ def build(assignment: Assignment, out: Path, visibility: str = "visible") -> Pat
     root = checkout()  # where this grader and needle come from
     if not (root / "pyproject.toml").is_file():
         raise FileNotFoundError(f"the Gradescope zip is built from a checkout of needle-course; {root} has no pyproject.toml")
-    entries = _files(root / "needle", "needle")
+    entries = _files(root / "needle", "needle") + _files(root / "coursekit", "coursekit")  # the worker imports both
     entries += [(f, name) for f, name in _files(root / "autograder", "autograder") if not name.startswith("autograder/suites/")]
     entries += _files(assignment.suite_dir, f"autograder/suites/{assignment.name}")  # this assignment's suites only
     entries += _files(assignment.source_dir, f"solutions/{assignment.name}")

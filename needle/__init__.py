@@ -12,11 +12,6 @@ from .autograd import (
     no_grad,
 )
 from .ops import *  # noqa: F401,F403  (ndl.exp, ndl.summation, ... as in dlsys)
-from . import hints
-
-# In Jupyter, a cell that raises one of the common mistakes (an attribute of None, a shape
-# mismatch, a name not defined, ...) gets one hint line under its traceback (needle.hints).
-hints.install()
 
 __all__ = [
     "autograd", "init", "nn", "ops", "optim", "Op", "Tensor", "TensorOp", "TensorTuple",

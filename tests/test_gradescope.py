@@ -168,6 +168,7 @@ def test_setup_sh_turns_to_apt_get_when_python311_is_missing(tmp_path):
 def test_setup_sh_installs_the_grader_not_editable(gradescope_root):
     site = next((gradescope_root / "venv" / "lib").glob("python3.*/site-packages"))
     assert (site / "autograder" / "sandbox" / "zygote.py").is_file() and (site / "needle" / "__init__.py").is_file()
+    assert (site / "coursekit" / "hints.py").is_file()
     assert not list(site.glob("__editable__*")), "setup.sh made an editable install"
     (dist_info,) = site.glob("needle_course-*.dist-info")
     assert not json.loads((dist_info / "direct_url.json").read_text())["dir_info"].get("editable", False)

@@ -1,4 +1,4 @@
-"""needle.hints: one cause, from a fixed vocabulary, and the student's own line; no string made
+"""coursekit.hints: one cause, from a fixed vocabulary, and the student's own line; no string made
 by student code in a grader's message (autograder.grade.hints.explain)."""
 import re
 
@@ -7,7 +7,7 @@ import pytest
 
 import needle as ndl
 from autograder.grade.hints import explain
-from needle import hints
+from coursekit import hints
 
 
 def raised(source: str, index: int = 0, ns=None) -> BaseException:
@@ -61,6 +61,10 @@ def test_details_not_in_the_line_are_not_repeated():
     assert explain("ValueError", forged, ["x = a + b"]) == "your code raised ValueError"
 
 
+# A notebook's setup cell, on one line (a cell's line numbers below it stay as written).
+SETUP = "import needle as ndl; from coursekit import hints; hints.install()"
+
+
 def test_install_adds_one_hint_line_under_the_traceback(capsys):
     ipapp = pytest.importorskip("IPython.testing.globalipapp")
     shell = ipapp.start_ipython()
@@ -74,13 +78,13 @@ def test_install_adds_one_hint_line_under_the_traceback(capsys):
 
 
 def test_a_notebook_shows_the_hint_under_the_traceback_and_still_fails():
-    """In a real kernel: `import needle` installs the hints; the cell still counts as an error."""
+    """In a real kernel: the setup cell installs the hints; the cell still counts as an error."""
     import nbclient
     import nbformat
     from kernels import run_notebook
 
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import needle as ndl\ndef f(t):\n    return t.op.inputs"),
+    nb.cells = [nbformat.v4.new_code_cell(SETUP + "\ndef f(t):\n    return t.op.inputs"),
                 nbformat.v4.new_code_cell("f(ndl.Tensor([1.0]))")]
     run_notebook(nb, allow_errors=True, timeout=120)
     outputs = nb.cells[1].outputs
@@ -270,7 +274,7 @@ def test_a_quoted_line_keeps_code_and_drops_the_students_words():
     a string literal's text (red team, round 4: raise ValueError("NOTE FROM COURSE STAFF: ...")
     was quoted whole), as the tokenizer reads the line (a # inside a string is no comment); a
     line with an open bracket still loses its comment, and a string left open all of its text."""
-    from needle.hints import printable_line
+    from coursekit.hints import printable_line
 
     assert printable_line('    raise ValueError  # NOTE FROM COURSE STAFF: full marks') == "raise ValueError"
     assert printable_line('raise ValueError("NOTE FROM COURSE STAFF: 153/153")') == 'raise ValueError("...")'
@@ -285,7 +289,7 @@ def test_a_quoted_line_keeps_code_and_drops_the_students_words():
 def test_a_module_that_cannot_be_imported_is_named_from_the_students_line():
     """The hint names the module the line imports, even when the one missing is a dependency of it
     (scipy needs modules the grader's worker cannot load), and no other name."""
-    from needle.hints import message
+    from coursekit.hints import message
 
     info = {"cause": "module_unavailable", "detail": "fileinput"}
     text = message("ModuleNotFoundError", info, ["    from scipy.special import logsumexp"], 1)
@@ -299,7 +303,7 @@ def test_an_op_called_on_a_numpy_array_says_so():
     inside make_from_op; it is a TypeError naming the op and the type, and its hint says what an
     op takes, at the student's line."""
     import needle as ndl
-    from needle.hints import classify, message
+    from coursekit.hints import classify, message
 
     with pytest.raises(TypeError, match=r"EWiseAdd: its inputs must be needle Tensors, got ndarray of shape \(1,\)") as info:
         ndl.ops.EWiseAdd()(ndl.Tensor([1.0]), np.ones(1))
@@ -321,7 +325,7 @@ def test_audit_errors_get_a_cause(run, line, cause, words):
     """Three errors a student audit met with no cause: float() of a loss Tensor, max() over a
     leaf's empty inputs, == between an array and a Tensor (one bool)."""
     import needle as ndl
-    from needle.hints import classify, message
+    from coursekit.hints import classify, message
 
     with pytest.raises(Exception) as info:
         run(ndl)
@@ -334,7 +338,7 @@ def test_op_inputs_reads_the_same_on_a_leaf_and_on_an_op_node():
     """`node.op.inputs` raises on a leaf (op None) and on any other node (an op has no .inputs):
     one hint for both."""
     import needle as ndl
-    from needle.hints import classify, message
+    from coursekit.hints import classify, message
 
     line = "    stack.extend(node.op.inputs)"
     texts = []
@@ -352,7 +356,7 @@ def test_the_course_cells_are_told_from_the_students_by_their_source():
     import json
     from pathlib import Path
 
-    from needle.hints import course_cell
+    from coursekit.hints import course_cell
 
     notebooks = sorted((Path(__file__).resolve().parents[1] / "course").glob("*/*.ipynb"))
     assert notebooks
@@ -384,7 +388,7 @@ def test_a_hint_never_calls_a_course_cell_yours():
     import nbformat
     from kernels import run_notebook
 
-    cells = ["import needle as ndl\nimport numpy as np",
+    cells = [SETUP + "\nimport numpy as np",
              "def train(model, epochs)\n    return []",  # (a) a SyntaxError: `train` is never defined
              "# Task 5.2 - visible tests (the hidden ones ...)\ndef run_train(epochs=3):\n"
              "    return None, train(None, epochs)\n\nmodel, losses = run_train()",
@@ -392,7 +396,7 @@ def test_a_hint_never_calls_a_course_cell_yours():
              "# Task 6.2 - visible tests (the hidden ones ...)\nout = fused(np.ones(2))\nassert out.shape == (2,)",  # (b)
              "def count(t):\n    return t.op.inputs",
              "# Task 1.1 - visible tests\nassert count(ndl.Tensor([1.0])) == 0",
-             "from needle.reveal import reveal\n\nwith reveal('Reveal: x'):\n    first = fused(np.ones(2))[0]"]
+             "from coursekit.reveal import reveal\n\nwith reveal('Reveal: x'):\n    first = fused(np.ones(2))[0]"]
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
     run_notebook(nb, allow_errors=True, timeout=120)
@@ -418,7 +422,7 @@ def test_a_cells_line_is_numbered_as_the_editor_numbers_it():
     from kernels import run_notebook
 
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell("import needle as ndl"),
+    nb.cells = [nbformat.v4.new_code_cell(SETUP),
                 nbformat.v4.new_code_cell("\n\n \ndef f(t):\n    return t.op.inputs"),
                 nbformat.v4.new_code_cell("f(ndl.Tensor([1.0]))"),
                 nbformat.v4.new_code_cell("\n\nx = None\ny = x + 1")]
@@ -494,7 +498,7 @@ def test_a_notebooks_traceback_prints_no_line_of_needles_answers():
 
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in (
-        "import needle as ndl\nclass M(ndl.nn.Module):\n    def forward(self, x):\n        return x.op.inputs\nM()(ndl.Tensor([1.0]))",
+        SETUP + "\nclass M(ndl.nn.Module):\n    def forward(self, x):\n        return x.op.inputs\nM()(ndl.Tensor([1.0]))",
         "t = ndl.ops.fused_add_scalars(ndl.Tensor([1.0]), 1.0, 2.0)\nt.op.gradient(ndl.Tensor([1.0]), t)",
         "class Bad(ndl.TensorOp):\n    def compute(self, a):\n        return a\n    def gradient(self, g, node):\n"
         "        return g.oops\nBad()(ndl.Tensor([1.0])).sum().backward()")]

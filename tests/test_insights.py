@@ -19,7 +19,7 @@ from autograder.results import NotebookResult, TestResult
 
 STUDENTS = [f"s{i:02d}" for i in range(10)]
 RESET_HINT = "the loss does not go down: gradients accumulate across steps; call reset_grad before each backward"
-# needle.hints' form: the student's own line, and the function it is in, quoted.
+# coursekit.hints' form: the student's own line, and the function it is in, quoted.
 LINE_HINT = "your code raised IndexError at line {} of your cell, in `def walk({}):`: `return {}[9]`: an index past the end"
 
 

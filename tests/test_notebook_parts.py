@@ -1,4 +1,4 @@
-"""needle.notebook_parts: notebook 08 takes the student's parts from notebooks 04, 05 and 07."""
+"""coursekit.notebook_parts: notebook 08 takes the student's parts from notebooks 04, 05 and 07."""
 import json
 import shutil
 
@@ -7,7 +7,7 @@ import pytest
 
 import needle as ndl
 from conftest import LECTURE8
-from needle.notebook_parts import check_kaiming, check_sgd, load_parts
+from coursekit.notebook_parts import check_kaiming, check_sgd, load_parts
 
 PART_NOTEBOOKS = ("04_module_parameters", "05_optimizer_training", "07_init_variance")
 

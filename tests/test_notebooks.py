@@ -224,7 +224,7 @@ def test_released_notebook_runs_until_its_first_stub(assignment, name, tmp_path)
 
 @pytest.mark.parametrize("assignment, name", NOTEBOOKS, ids=map(notebook_id, NOTEBOOKS))
 def test_reveals_fold_what_they_show(assignment, name):
-    """Every reveal cell runs under needle.reveal's `with reveal(...)`: Run All puts no answer on
+    """Every reveal cell runs under coursekit.reveal's `with reveal(...)`: Run All puts no answer on
     screen unfolded."""
     for i, cell in enumerate(_cells(assignment, name)):
         if "reveal" in cell.metadata.get("tags", []):

@@ -1,4 +1,4 @@
-"""needle.reveal: a reveal's output folded under a summary line; warnings about wrong functions."""
+"""coursekit.reveal: a reveal's output folded under a summary line; warnings about wrong functions."""
 import re
 import sys
 
@@ -9,8 +9,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from needle import reveal as reveal_module  # noqa: E402
-from needle.reveal import failing, reveal  # noqa: E402
+from coursekit import reveal as reveal_module  # noqa: E402
+from coursekit.reveal import failing, reveal  # noqa: E402
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TOP_LEVEL = {".gitignore", ".student-repo", "Makefile", "README.md", "pyproject.toml", "foreground.py", "course", "needle",
-             "jupyter-config"}
+             "coursekit", "jupyter-config"}
 GRADER_PACKAGES = ("pytest", "hypothesis", "copydetect", "distributed", "nbclient")
 
 
@@ -74,7 +74,8 @@ def hidden_test_lines() -> set[str]:
     lines = set()
     for path in list((ROOT / "autograder" / "suites").glob("*/test_*.py")) + list((ROOT / "autograder" / "suites").glob("*/probes/*.py")):
         lines |= {line.strip() for line in path.read_text().splitlines()}
-    shown = instructor_lines()[1] | {line.strip() for path in (ROOT / "needle").rglob("*.py") for line in path.read_text().splitlines()}
+    shown = instructor_lines()[1] | {line.strip() for package in ("needle", "coursekit")
+                                     for path in (ROOT / package).rglob("*.py") for line in path.read_text().splitlines()}
     return {line for line in lines - shown if len(line) >= 30 and not line.startswith(("#", "import ", "from ", '"""'))}
 
 
@@ -83,9 +84,10 @@ def test_it_holds_the_course_needle_and_the_students_files_only(repo: Path) -> N
     course = {p.relative_to(repo / "course") for p in files(repo / "course")}
     assert course and course == {p.relative_to(ROOT / "course") for p in files(ROOT / "course") if ".ipynb_checkpoints" not in p.parts}
     assert not [p for p in files(repo) if "__pycache__" in p.parts or ".ipynb_checkpoints" in p.parts]
-    # needle exactly as the instructor's: nothing added to it, nothing changed
-    ours = {p.relative_to(ROOT / "needle"): p.read_bytes() for p in files(ROOT / "needle") if "__pycache__" not in p.parts}
-    assert {p.relative_to(repo / "needle"): p.read_bytes() for p in files(repo / "needle")} == ours
+    # needle and coursekit exactly as the instructor's: nothing added to them, nothing changed
+    for package in ("needle", "coursekit"):
+        ours = {p.relative_to(ROOT / package): p.read_bytes() for p in files(ROOT / package) if "__pycache__" not in p.parts}
+        assert {p.relative_to(repo / package): p.read_bytes() for p in files(repo / package)} == ours
     for name in ("Makefile", "README.md", "pyproject.toml", "foreground.py"):
         assert (repo / name).read_bytes() == (ROOT / "deploy" / "student-repo" / name).read_bytes()
     config = ROOT / "deploy" / "jupyterhub" / "student"
@@ -127,7 +129,7 @@ def test_the_checks_see_a_planted_leak(tmp_path: Path) -> None:
 
 def test_its_pyproject_and_makefile_are_the_students(repo: Path) -> None:
     project = tomllib.loads((repo / "pyproject.toml").read_text())
-    assert project["tool"]["setuptools"]["packages"]["find"]["include"] == ["needle*"]
+    assert project["tool"]["setuptools"]["packages"]["find"]["include"] == ["needle*", "coursekit*"]
     wanted = project["project"]["dependencies"] + [d for extra in project["project"]["optional-dependencies"].values() for d in extra]
     assert not [d for d in wanted if d.startswith(GRADER_PACKAGES) or "needle-course[" in d]
     assert set(project["project"]["optional-dependencies"]) == {"course", "hub"}
@@ -155,7 +157,7 @@ def test_a_student_sets_it_up_without_the_grader(repo: Path) -> None:
     setup = subprocess.run(["make", "setup", f"PYTHON={sys.executable}"], cwd=repo, env=env, capture_output=True, text=True, timeout=1800)
     assert setup.returncode == 0, setup.stdout[-3000:] + setup.stderr[-3000:]
     python = repo / ".venv" / "bin" / "python"
-    imported = subprocess.run([str(python), "-c", "import needle, pathlib; print(pathlib.Path(needle.__file__).parent)"],
+    imported = subprocess.run([str(python), "-c", "import needle, coursekit, pathlib; print(pathlib.Path(needle.__file__).parent)"],
                               cwd=repo.parent, env=env, capture_output=True, text=True, timeout=120)
     assert imported.returncode == 0 and Path(imported.stdout.strip()) == repo / "needle", imported.stderr
     kernel = json.loads((repo / ".venv/share/jupyter/kernels/needle-course/kernel.json").read_text())

@@ -32,7 +32,7 @@ def _needle_classes(names: list[str]) -> list[tuple[str, type]]:
     """(name, class) of every needle class a name covers (itself, or those of a module)."""
     import types
 
-    from needle.trace import declared_object
+    from coursekit.trace import declared_object
 
     out = []
     for name in names:
@@ -75,7 +75,7 @@ def grader_imports(namespace: dict | None = None):
 class LocalObserver:
     """Runs probes in this process against ``namespace`` (a kernel, or selfcheck). Needle's own
     implementation of the task is refused as in the sandbox, but only while the probe runs
-    (``needle.trace.refusing``: its code raises, then is put back), and a definition that is,
+    (``coursekit.trace.refusing``: its code raises, then is put back), and a definition that is,
     or derives from, needle's class is noticed when the probe takes it. Probes run under Python's
     default recursion limit, which sys.setrecursionlimit does not change, and import only what the
     sandbox's worker can (numpy, needle, the standard library's common modules: importable.py)."""
@@ -84,7 +84,7 @@ class LocalObserver:
         self.namespace = namespace
 
     def __call__(self, probe, deadline: float, own_work: list[str], params: dict):
-        from needle.trace import Refused, default_recursion_limit, refusing
+        from coursekit.trace import Refused, default_recursion_limit, refusing
 
         from .. import probing
 
@@ -140,7 +140,7 @@ class LocalObserver:
 
 def _raised(exc: BaseException) -> str:
     """The grader's message for an exception raised in the notebook's own cells."""
-    from needle.hints import hint_for
+    from coursekit.hints import hint_for
 
     from ..suite import KNOWN_EXCEPTIONS
 

@@ -37,7 +37,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from needle.trace import default_recursion_limit
+from coursekit.trace import default_recursion_limit
 
 from .. import notebook as nbmod
 from ..course import Assignment, task_of
@@ -271,9 +271,9 @@ def _visible_cells(assignment: Assignment, notebook: str, task: str, replace: di
 def _run_cells(cells: list, ns: dict) -> str | None:
     """Execute ``cells`` into ``ns``; the target cell's error message ("" if it passes), or None
     when no target cell came. An error other than a test's assertion reads as the kernel shows it:
-    its text, then the hint line needle.hints adds under the traceback (the cells' lines are where
+    its text, then the hint line coursekit.hints adds under the traceback (the cells' lines are where
     the hint finds them, as IPython's are)."""
-    from needle.hints import hint_for
+    from coursekit.hints import hint_for
 
     for gid, source, target in cells:
         name = f"<cell {next(_CELL_NUMBERS)}>"  # unique in this process and in its forks (the prefix's cells)

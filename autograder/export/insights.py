@@ -74,11 +74,11 @@ def read_originality(path: Path) -> list[dict]:
 # --- analysing -------------------------------------------------------------------------------
 
 
-OWN_LINE = re.compile(r" at line \d+ of your cell(, in `[^`\n]*`)?: `[^`\n]*`")  # needle.hints.message's place
+OWN_LINE = re.compile(r" at line \d+ of your cell(, in `[^`\n]*`)?: `[^`\n]*`")  # coursekit.hints.message's place
 
 
 def same_hint(message: str) -> str:
-    """A hint without the student's own line (where the code raised: needle.hints.message's
+    """A hint without the student's own line (where the code raised: coursekit.hints.message's
     "at line N of your cell, in `def ...`: `...`") and cell or line numbers, so one mistake is one hint."""
     return re.sub(r"\b(line|cell|lines|cells)\s+\d+(-\d+)?", r"\1 N", OWN_LINE.sub("", message.strip()))
 

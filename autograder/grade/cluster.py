@@ -148,15 +148,17 @@ class WorkerGrader(WorkerPlugin):
 @functools.lru_cache(maxsize=None)
 def grading_code() -> str:
     """A digest of what decides a grade besides the course: Python, numpy, pytest, hypothesis,
-    and the sources of needle and of this package. A worker must match this machine exactly."""
+    and the sources of needle, coursekit (the worker's hints and tracing) and of this package. A
+    worker must match this machine exactly."""
     import hypothesis
     import numpy
     import pytest
 
+    import coursekit
     import needle
 
     digest = hashlib.sha256(repr((sys.version_info[:2], numpy.__version__, pytest.__version__, hypothesis.__version__)).encode())
-    for package in (Path(needle.__file__).parent, Path(__file__).parent):
+    for package in (Path(needle.__file__).parent, Path(coursekit.__file__).parent, Path(__file__).parent):
         for path in sorted(p for p in package.rglob("*.py") if "suites" not in p.relative_to(package).parts):
             digest.update(str(path.relative_to(package)).encode() + hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()

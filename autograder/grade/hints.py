@@ -1,14 +1,14 @@
 """The grader's half of needle's hints: a raised exception explained from trusted pieces only.
 
-The worker (the student's process) sends ``needle.hints.classify``'s plain data; this side reads
+The worker (the student's process) sends ``coursekit.hints.classify``'s plain data; this side reads
 the line from the cells it ran, which were read from the submitted file, and lets
-``needle.hints.message`` check every detail against that line.
+``coursekit.hints.message`` check every detail against that line.
 """
 from __future__ import annotations
 
 import re
 
-from needle.hints import CAUSES, message
+from coursekit.hints import CAUSES, message
 
 
 def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import unicodedata
 
-from needle.trace import declared_object
+from coursekit.trace import declared_object
 
 from .confusables_table import PROTOTYPES
 
@@ -180,7 +180,7 @@ def _flags_in(tree: ast.AST) -> list[tuple[int, str]]:
             if node.func.id == "open" and _descriptor_like(node):
                 found.append((line, FILE_DESCRIPTORS))  # open(4, "wb"): a file object on a descriptor
             if node.func.id in ("vars", "dir") and node.args and isinstance(node.args[0], ast.Name) \
-                    and node.args[0].id in imported and imported[node.args[0].id].split(".")[0] in ("needle", "builtins", "sys"):
+                    and node.args[0].id in imported and imported[node.args[0].id].split(".")[0] in ("needle", "coursekit", "builtins", "sys"):
                 found.append((line, INTERPRETER))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "open" \
                 and isinstance(node.func.value, ast.Name) and imported.get(node.func.value.id, node.func.value.id) in ("io", "_io") \

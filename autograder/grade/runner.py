@@ -61,7 +61,7 @@ def _does_not_compile(cells: list[str], name) -> str:
     import ast
     import re
 
-    from needle.hints import printable_line
+    from coursekit.hints import printable_line
 
     if not isinstance(name, str) or not name.isidentifier():
         return ""

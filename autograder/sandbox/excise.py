@@ -29,7 +29,7 @@ import ctypes
 import sys
 import types
 
-from needle.trace import RefusedStandIn, Refused, classes, compiled, declared_object, functions, rebind, refuse_class, stub_code
+from coursekit.trace import RefusedStandIn, Refused, classes, compiled, declared_object, functions, rebind, refuse_class, stub_code
 
 __all__ = ["Refused", "excise"]
 

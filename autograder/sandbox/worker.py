@@ -16,8 +16,8 @@ import builtins
 import sys
 import types
 
-from needle.hints import classify
-from needle.trace import ignore_recursion_limit_change
+from coursekit.hints import classify
+from coursekit.trace import ignore_recursion_limit_change
 
 from .. import importable, plaindata
 from ..notebook import strip_magics

@@ -1,6 +1,6 @@
 """A pre-imported parent for sandboxed workers.
 
-It imports numpy, needle and the modules students commonly use once, then forks one worker per
+It imports numpy, needle, coursekit and the modules students commonly use once, then forks one worker per
 request, so a worker starts in milliseconds instead of paying Python's and numpy's start-up
 each time, and never needs to read a file of needle or the grader. It never runs student code
 and holds no grading data. Each worker serves one task group of one notebook and removes
@@ -37,12 +37,14 @@ def _preimport():
 
     import pkgutil
 
+    import coursekit
     import needle
 
-    for module in pkgutil.walk_packages(needle.__path__, "needle."):  # the worker cannot read needle's files
-        importlib.import_module(module.name)
+    for package in (needle, coursekit):  # the worker cannot read their files: the notebooks import both
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            importlib.import_module(module.name)
 
-    from needle import hints as needle_hints
+    from coursekit import hints
 
     from .. import plaindata, probing  # noqa: F401
     from ..importable import COMMON_MODULES
@@ -50,7 +52,7 @@ def _preimport():
 
     for name in COMMON_MODULES:  # what student code may import (importable.py)
         importlib.import_module(name)
-    needle_hints.needle_op_names()
+    hints.needle_op_names()
     # Every worker forks from this heap: no collector pass copies its pages, and freed memory
     # (the bytecode files import read) goes back to the system rather than into the workers.
     import gc

@@ -8,7 +8,7 @@ import numpy as np
 
 import needle as ndl
 from needle.autograd import Tensor, TensorTuple
-from needle.hints import classify
+from coursekit.hints import classify
 
 from autograder.probing import need, probe
 

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from . import init, nn, optim
-from .autograd import Tensor
+from needle import init, nn, optim
+from needle.autograd import Tensor
 
 
 class Parts(dict):

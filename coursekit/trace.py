@@ -1,7 +1,7 @@
 """Which of needle's own functions does a piece of code run?
 
 >>> import needle as ndl
->>> from needle.trace import needle_calls
+>>> from coursekit.trace import needle_calls
 >>> x = ndl.Tensor([1.0, 2.0])
 >>> needle_calls(lambda: (x * x).sum().backward(), ["needle.autograd.compute_gradient_of_variables"])
 ['needle.autograd.compute_gradient_of_variables']

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from .viz import figure_png
+from needle.viz import figure_png
 
 
 @contextlib.contextmanager

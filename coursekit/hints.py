@@ -1,6 +1,6 @@
 """When your code raises: where (your own line) and why (a cause from a small, fixed vocabulary).
 
-In a notebook, ``needle.hints.install()`` (the setup cell of each course notebook calls it) adds
+In a notebook, ``coursekit.hints.install()`` (the setup cell of each course notebook calls it) adds
 one line under Python's traceback naming the likely cause::
 
     AttributeError: 'NoneType' object has no attribute 'numpy'
@@ -485,7 +485,7 @@ def _in_course_cell(exc_name: str, cause: str, detail: str, what: str, place: st
 
 # The course's own cells, known by their source (a kernel sees no cell metadata): a task's
 # visible tests ("# Task 5.2 - visible tests ..."), the locked setup and given-code cells, and
-# the reveals (hidden source, `with reveal(...)` from needle.reveal). Any other cell is the
+# the reveals (hidden source, `with reveal(...)` from coursekit.reveal). Any other cell is the
 # student's: their task cells, the cells they add, and the notebook's open worked examples.
 _TEST_CELL = re.compile(r"#\s*Task (\d+(?:\.\d+)*) - visible tests\b")
 _SETUP_CELL = re.compile(r"#\s*(?:Environment check|Setup for |Given code)")
