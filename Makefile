@@ -149,7 +149,7 @@ solved: setup
 
 # Instructors: regenerate course/<assignment>/ (the student release) from solutions/ with nbgrader.
 release: $(STAMP)
-	@for a in $(ASSIGNMENTS); do $(VENV)/bin/nbgrader generate_assignment $$a --force || exit 1; done
+	@for a in $(ASSIGNMENTS); do $(PY) -m autograder tasks $$a && $(VENV)/bin/nbgrader generate_assignment $$a --force || exit 1; done
 
 # Instructors: the hidden suites against the solutions, the stubs and the mistake fixtures.
 selfcheck: $(STAMP)

@@ -56,6 +56,9 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("selfcheck", help="check the suites against the solutions, the stubs and the mistake fixtures")
     c.add_argument("assignment", nargs="?", default=None, help="default: every assignment")
     c.add_argument("--notebook", default=None, help="only this notebook (and its mistake fixtures)")
+    t = sub.add_parser("tasks", help="write solutions/<assignment>/tasks.json (the release's task facts and visible rungs) "
+                                     "from the suites' task declarations")
+    t.add_argument("assignment", nargs="?", default=None, help="default: every assignment")
     d = sub.add_parser("demo", help="release, make three example submissions, grade them")
     d.add_argument("--out", type=Path, default=Path("demo-out"))
     d.add_argument("--assignment", default=None)
@@ -283,6 +286,14 @@ def main(argv=None) -> int:
 
             names = [args.assignment] if args.assignment else course.assignments()
             return max(selfcheck(course.assignment(name), args.notebook) for name in names)
+        if args.command == "tasks":
+            from .check import manifest
+
+            for name in [args.assignment] if args.assignment else course.assignments():
+                assignment = course.assignment(name)
+                changed = manifest.write(assignment)
+                print(f"{assignment.source_dir / 'tasks.json'}: {'written' if changed else 'unchanged'}")
+            return 0
         if args.command == "demo":
             from .demo import main as demo
 

@@ -19,6 +19,23 @@ from .results import TestResult
 from .suite import Delegated, StudentCodeError
 
 
+FAILS_TOO = "fails too; the message is that of"  # a later rung of a task whose first failing rung has the message
+
+
+def stopped_at(results) -> dict[str, str]:
+    """{task: "rung N (name)"}: where each task's ladder stopped, read from its results' messages."""
+    out = {}
+    for r in results:
+        if r.status != "passed" and r.message.startswith(f"Task {r.task}, rung ") and not points_back(r.message):
+            out[r.task] = r.message[len(f"Task {r.task}, "):].partition("):")[0] + ")"
+    return out
+
+
+def points_back(message: str) -> bool:
+    """Is this a later failing rung's message, which points to the first failing rung's?"""
+    return FAILS_TOO in message.partition("\n")[0]
+
+
 class Budget:
     """The CPU seconds a test's probes may still spend in the worker (all its calls together)."""
 
@@ -48,10 +65,12 @@ class GradingPlugin:
         self._own_work: tuple[str, list[str]] = ("", [])
         self.declared: dict[str, tuple[str, list[str]]] = {}  # the suite's OWN_WORK, for the review
         self._once: dict = {}
+        self.rungs: dict[str, tuple[int, str]] = {}  # test -> (number, name) in its task's ladder
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
         config.addinivalue_line("markers", "points(n): the points a hidden test is worth")
+        config.addinivalue_line("markers", "rung(number, name): the test's place in its task's ladder")
 
     def pytest_collection_modifyitems(self, session, config, items):
         kept = []
@@ -63,6 +82,9 @@ class GradingPlugin:
             if self.tasks is None or task.args[0] in self.tasks:
                 kept.append(item)
                 self.collected.append((item.name, _display_name(item), task.args[0], float(points.args[0])))
+                rung = item.get_closest_marker("rung")
+                if rung is not None:
+                    self.rungs[item.name] = tuple(rung.args)
         items[:] = kept
 
     def pytest_collectreport(self, report):
@@ -148,6 +170,27 @@ class GradingPlugin:
         for r in self.results:
             if r.task in self.delegated:
                 r.score, r.status, r.message, r.reason = 0.0, "failed", self.delegated[r.task], "own work"
+        self._one_message_per_task()
+
+    def _one_message_per_task(self) -> None:
+        """A task's first failing rung gives its message; a later rung that fails points back to it."""
+        ladders: dict[str, list] = {}
+        for r in self.results:
+            if r.test in self.rungs and r.task not in self.delegated:
+                ladders.setdefault(r.task, []).append(r)
+        for task, results in ladders.items():
+            first = None
+            for r in sorted(results, key=lambda r: self.rungs[r.test][0]):
+                if r.status == "passed":
+                    continue
+                number, name = self.rungs[r.test]
+                where = f"Task {task}, rung {number} ({name})"
+                if first is None:
+                    first = where
+                    if not r.message.startswith(where):
+                        r.message = f"{where}: {r.message}"
+                else:
+                    r.message = f"{where}: {FAILS_TOO} {first.partition(', ')[2]}, the first rung your code fails"
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call" or (report.failed and report.when == "setup"):

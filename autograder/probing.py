@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 import needle as ndl
+from coursekit.ladder import Rung, evaluate, plain
 
 # Called with (name, value) for every student definition a probe takes: the sandbox uses it
 # to notice a task answered with needle's own class (an alias or a subclass).
@@ -86,3 +87,11 @@ def values_digest(values) -> str | None:
         return None
     a = np.ascontiguousarray(values, dtype=np.float64)
     return hashlib.sha256(repr(a.shape).encode() + a.tobytes()).hexdigest()
+
+
+@probe()
+def run_rung(ns: dict, rung: dict, names: list):
+    """A data rung of a task's ladder (``coursekit.ladder.Rung``) on the student's definitions:
+    what its call gave, as plain data. Every probes module serves it (the worker adds it)."""
+    student = {name: need(ns, name) for name in names}
+    return plain(evaluate(Rung(**rung), student))

@@ -41,11 +41,12 @@ from coursekit.trace import default_recursion_limit
 
 from .. import notebook as nbmod
 from ..course import Assignment, task_of
-from ..plugin import GradingPlugin
+from ..plugin import GradingPlugin, points_back, stopped_at
 from ..results import TestResult
 from ..sandbox import protocol
 from ..suiterun import SuiteBroken, collect_tests, run_suite
 from .inkernel import LocalObserver
+from .manifest import ladders
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -222,7 +223,7 @@ def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
     """Failed tests whose message lacks the fixture's hint or carries one it rules out."""
     problems = []
     for r in results:
-        if r.status == "passed":
+        if r.status == "passed" or points_back(r.message):  # a later rung: the task's message is its first failing rung's
             continue
         if spec["HINT"] and spec["HINT"] not in r.message:
             problems.append(f"{r.test} lacks the hint {spec['HINT']!r}: {r.message!r}")
@@ -241,7 +242,7 @@ def visible_message(assignment: Assignment, notebook: str, task: str, replace: d
     cells = _visible_cells(assignment, notebook, task, replace)
     first = next((i for i, (gid, _, _) in enumerate(cells) if gid in replace), len(cells) - 1)
     key = (str(assignment.source_notebook(notebook)), tuple(source for _, source, _ in cells[:first]))
-    prefix = _PREFIXES.pop(key, None) or _Prefix(cells[:first])
+    prefix = _PREFIXES.pop(key, None) or _Prefix(cells[:first], assignment.source_dir)
     _PREFIXES[key] = prefix  # the most recent last
     while len(_PREFIXES) > MAX_PREFIXES:
         _PREFIXES.pop(next(iter(_PREFIXES))).close()
@@ -296,12 +297,12 @@ class _Prefix:
     interpreter (not a fork of this one, whose threads, pytest-xdist's among them, may hold
     locks a fork would keep locked forever)."""
 
-    def __init__(self, cells: list):
+    def __init__(self, cells: list, folder: Path):
         requests_r, self._requests_w = os.pipe()
         self._answers_r, answers_w = os.pipe()
         self._proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from autograder.check.selfcheck import _serve; _serve(*map(int, sys.argv[1:]))",
-             str(requests_r), str(answers_w)], pass_fds=(requests_r, answers_w))
+            [sys.executable, "-c", "import sys; from autograder.check.selfcheck import _serve; _serve(*sys.argv[1:])",
+             str(requests_r), str(answers_w), str(folder)], pass_fds=(requests_r, answers_w))
         os.close(requests_r)
         os.close(answers_w)
         protocol.send(self._requests_w, cells)
@@ -319,11 +320,14 @@ class _Prefix:
         self._proc.wait()
 
 
-def _serve(requests: int, answers: int) -> None:
+def _serve(requests: str, answers: str, folder: str) -> None:
     """The prefix process: run the first cells (the first message), then answer each question
-    (the remaining cells) from a fork, so that every question starts from the same state."""
+    (the remaining cells) from a fork, so that every question starts from the same state. In the
+    notebook's folder, as a kernel runs (the visible tests read tasks.json there)."""
     import matplotlib
 
+    requests, answers = int(requests), int(answers)
+    os.chdir(folder)
     matplotlib.use("Agg")
     ns: dict = {"__name__": "__main__"}
     _run_cells(protocol.receive(requests), ns)
@@ -384,10 +388,14 @@ def main(assignment: Assignment, only: str | None = None) -> int:
         else:
             checked.append(name)
         problems += found
+    reached: dict[str, set[str]] = {}  # task -> the rungs where some fixture's ladder stops
     for path in assignment.mistakes():
         if load_mistake(path)["NOTEBOOK"] not in checked:
             continue  # another notebook's (filtered before running), or one whose suite is broken
         spec, results = check_mistake(assignment, path)
+        stops = stopped_at(results)
+        for task, rung in stops.items():
+            reached.setdefault(task, set()).add(rung)
         failed = {r.test for r in results if r.status != "passed"}
         expected = must_fail(spec, results)
         missing = [t for t in expected if t not in failed]
@@ -403,8 +411,18 @@ def main(assignment: Assignment, only: str | None = None) -> int:
             problems += 1
             print(f"FAIL mistake {path.name}: still passes {missing}, unknown tests {unknown} {wrong_hints} {visible}")
         else:
-            print(f"ok   mistake {path.name}: loses {sorted(failed)}")
+            where = "; ".join(f"Task {t} stops at {r}" for t, r in sorted(stops.items()))
+            print(f"ok   mistake {path.name}: " + (where or f"loses {sorted(failed)}"))
     for name in checked:
+        for task, rungs in ladders(assignment, name).items():
+            unreached = [r for r in rungs if r not in reached.get(task, set())]
+            if unreached:
+                problems += 1
+                print(f"FAIL {name}: no mistake fixture stops at Task {task}'s {', '.join(unreached)}: a rung no wrong "
+                      f"answer reaches checks nothing yet; add a fixture ({assignment.mistakes_dir.name}/*.py) whose "
+                      "first failing rung it is")
+            else:
+                print(f"ok   {name}: a mistake fixture stops at each of Task {task}'s {len(rungs)} rungs")
         never = never_failing(assignment, name)
         if never:
             problems += 1

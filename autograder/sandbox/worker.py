@@ -19,7 +19,7 @@ import types
 from coursekit.hints import classify
 from coursekit.trace import ignore_recursion_limit_change
 
-from .. import importable, plaindata
+from .. import importable, plaindata, probing
 from ..notebook import strip_magics
 from ..probing import Missing
 from . import confine, excise, protocol
@@ -111,6 +111,7 @@ def main(argv: list[str]) -> int:
     probes = types.ModuleType("probes")
     exec(compile(request["probes"], "<probes>", "exec"), probes.__dict__)
     handlers = {name: fn for name, fn in vars(probes).items() if callable(fn) and hasattr(fn, "needs")}
+    handlers.setdefault("run_rung", probing.run_rung)  # a task's data rungs, served for every suite
     _forget_the_grader()
     importable.refuse_unloaded()  # the same modules whoever runs the grader
     skip = set(request.get("skip", []))
