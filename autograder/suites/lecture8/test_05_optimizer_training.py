@@ -8,15 +8,117 @@ buf <- momentum * buf + g gives PyTorch's trajectory exactly, and passes."""
 import numpy as np
 
 import needle as ndl
-from autograder.suite import assert_close, expect_array, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import assert_close, expect_array, load_probes
 
 P = load_probes(__file__)
 
-# Needle's own implementation of each task: a task answered with it (calling it, an alias,
-# a subclass of its class) scores nothing. needle's Tensor, ops and nn stay allowed.
-OWN_WORK = {
-    "5.1": ("Optimizer and SGD", ["needle.optim"]),
-}
+# Needle's own implementation of Task 5.1: a task answered with it (calling it, an alias, a subclass
+# of its class) scores nothing. needle's Tensor, ops and nn stay allowed. No needle function does
+# Task 5.2's work (needle has no training loop): nothing to excise.
+NEEDLES_OPTIMIZERS = ["needle.optim"]
+
+# The rungs' inputs: gradients are given as Tensors that need no gradient, as backward() leaves them.
+GRAD = "grad = lambda *v: ndl.Tensor(list(v), requires_grad=False); "
+W_STEP = GRAD + "w = ndl.nn.Parameter([1.0, 2.0]); w.grad = grad(1.0, -1.0); SGD([w], lr=0.1).step()"
+V_MOMENTUM = GRAD + "v = ndl.nn.Parameter([1.0]); opt = SGD([v], lr=0.1, momentum=0.9); "
+# Each rung's value by hand, PyTorch's rule: buf <- g at p's first update, then momentum * buf + g;
+# p <- p - lr * buf (plain SGD: p <- p - lr * g); a parameter whose grad is None is skipped.
+TASK_5_1 = Task(
+    "5.1", names=["Optimizer", "SGD"], own_work=NEEDLES_OPTIMIZERS, label="Optimizer and SGD",
+    contract="Optimizer(params) keeps the parameters; reset_grad() sets every parameter's grad to None. "
+             "SGD(params, lr, momentum=0.0).step() moves every parameter p whose grad g is not None, in place through "
+             "p.data (p stays the same object, a float32 leaf, no graph grows): p <- p - lr * g, or with momentum, "
+             "PyTorch's rule buf <- g at p's first update, then buf <- momentum * buf + g, and p <- p - lr * buf; "
+             "one buffer per parameter, kept by the optimizer from step to step (reset_grad leaves it); a parameter "
+             "whose grad is None is skipped (its buffer too); p.grad is only read",
+    rungs=[
+        # reset_grad: the gradient becomes None (not a zero)
+        Rung("reset_grad clears a gradient",
+             given=GRAD + "w = ndl.nn.Parameter([1.0, 2.0]); w.grad = grad(0.1, 0.1); Optimizer([w]).reset_grad()",
+             call="w.grad", expect=None, points=0),
+        # [1, 2] - 0.1 * [1, -1] = [0.9, 2.1]
+        Rung("plain SGD, one step", given=W_STEP, call="w.numpy()", expect=[0.9, 2.1], returns="ndarray", points=0),
+        # the same step: p.grad keeps [1, -1]
+        Rung("p.grad only read", given=W_STEP, call="w.grad.numpy()", expect=[1.0, -1.0], returns="ndarray",
+             points=0),
+        # a has no gradient: stays 0.5; c after it: 1 - 0.1 * 1 = 0.9
+        Rung("a parameter without a gradient is skipped",
+             given=GRAD + "a = ndl.nn.Parameter([0.5]); c = ndl.nn.Parameter([1.0]); c.grad = grad(1.0); "
+                          "SGD([a, c], lr=0.1).step()",
+             call="[a.numpy(), c.numpy()]", expect=[[0.5], [0.9]], points=0),
+        # buf = g = 1: v = 1 - 0.1 * 1 = 0.9 (an averaged buffer, 0.1 * 1, gives 0.99)
+        Rung("momentum, the first step", given=V_MOMENTUM + "v.grad = grad(1.0); opt.step()",
+             call="v.numpy()", expect=[0.9], returns="ndarray", points=0),
+        # gradients 1, 3, -2: buf = 1, v = 0.9; buf = 0.9 * 1 + 3 = 3.9, v = 0.51;
+        # buf = 0.9 * 3.9 - 2 = 1.51, v = 0.51 - 0.151 = 0.359
+        Rung("momentum, three steps",
+             given=V_MOMENTUM + "v.grad = grad(1.0); opt.step(); v.grad = grad(3.0); opt.step(); "
+                                "v.grad = grad(-2.0); opt.step()",
+             call="v.numpy()", expect=[0.359], returns="ndarray", points=0),
+        # the same three steps with reset_grad() between them, as a training loop does: the buffer carries over
+        Rung("momentum with reset_grad between the steps",
+             given=V_MOMENTUM + "v.grad = grad(1.0); opt.step(); opt.reset_grad(); v.grad = grad(3.0); opt.step(); "
+                                "opt.reset_grad(); v.grad = grad(-2.0); opt.step(); opt.reset_grad()",
+             call="v.numpy()", expect=[0.359], returns="ndarray", points=0),
+        # gradients 1, None, 1: buf = 1, v = 0.9; skipped (buf stays 1); buf = 0.9 * 1 + 1 = 1.9, v = 0.9 - 0.19 = 0.71
+        # (a missing gradient taken as zero: buf = 0.9, v = 0.81; buf = 1.81, v = 0.629)
+        Rung("a missing gradient leaves the momentum buffer",
+             given=V_MOMENTUM + "v.grad = grad(1.0); opt.step(); v.grad = None; opt.step(); v.grad = grad(1.0); opt.step()",
+             call="v.numpy()", expect=[0.71], returns="ndarray", points=0),
+        # v: gradients 1, 3 -> 0.9, 0.51 (above); u: gradients 2, -1: buf = 2, u = 0.8; buf = 1.8 - 1 = 0.8,
+        # u = 0.8 - 0.08 = 0.72
+        Rung("one momentum buffer per parameter",
+             given=GRAD + "v, u = ndl.nn.Parameter([1.0]), ndl.nn.Parameter([1.0]); "
+                          "opt = SGD([v, u], lr=0.1, momentum=0.9); v.grad, u.grad = grad(1.0), grad(2.0); opt.step(); "
+                          "v.grad, u.grad = grad(3.0), grad(-1.0); opt.step()",
+             call="[v.numpy(), u.numpy()]", expect=[[0.51], [0.72]], points=0),
+        # each new SGD's first step is buf = g = 1: p = 1 - 0.1 = 0.9, then 0.9 - 0.1 = 0.8
+        Rung("a new SGD starts without buffers",
+             given=GRAD + "p = ndl.nn.Parameter([1.0]); p.grad = grad(1.0); SGD([p], lr=0.1, momentum=0.9).step(); "
+                          "SGD([p], lr=0.1, momentum=0.9).step()",
+             call="p.numpy()", expect=[0.8], returns="ndarray", points=0),
+        # the same gradient Tensor kept for three steps: buf = 1, 1.9, 2.71, v = 0.9, 0.71, 0.439; p.grad stays 1
+        Rung("a gradient kept over three momentum steps",
+             given=V_MOMENTUM + "v.grad = grad(1.0); opt.step(); opt.step(); opt.step()",
+             call="[v.numpy(), v.grad.numpy()]", expect=[[0.439], [1.0]], points=0),
+    ])
+# The lecture's model at x = y = 2, every s = 1 and b = 0: h = 4, e = h - y = 2, loss e^2 = 4; with SGD(lr) each
+# epoch multiplies e by (1 - 20 lr) (section 1 of the notebook): lr = 0.01 gives 4 * 0.64^k, lr = 0.02 4 * 0.36^k.
+LECTURE = ("from needle.models import MultiPathScaleAdd; m = MultiPathScaleAdd(); "
+           "x = ndl.Tensor([2.0], requires_grad=False); y = ndl.Tensor([2.0], requires_grad=False)")
+SGD_001 = "ndl.optim.SGD(m.parameters(), lr=0.01)"
+TASK_5_2 = Task(
+    "5.2", names=["train"],
+    contract="train(model, loss_fn, opt, x, y, epochs) returns a list of epochs Python floats, entry k the loss "
+             "loss_fn(model(x), y) of the parameters as epoch k starts, whatever the loss's single-element shape; "
+             "every epoch moves the parameters once, with opt, by the gradient of that epoch's loss alone (not of "
+             "earlier epochs, nor what p.grad held when train was called); it uses only its arguments",
+    rungs=[
+        Rung("one loss per epoch", given=LECTURE, call=f"len(train(m, ndl.nn.L2Loss(), {SGD_001}, x, y, 3))",
+             expect=3, points=0),
+        # the first loss, that of the initial parameters, as a Python float
+        Rung("a Python float", given=LECTURE, call=f"train(m, ndl.nn.L2Loss(), {SGD_001}, x, y, 1)[0]", expect=4.0,
+             returns="float", points=0),
+        # 4 * 0.64^k
+        Rung("three epochs", given=LECTURE, call=f"train(m, ndl.nn.L2Loss(), {SGD_001}, x, y, 3)",
+             expect=[4.0, 2.56, 1.6384], points=0),
+        # 4 * 0.36^k
+        Rung("the optimizer given", given=LECTURE,
+             call="train(m, ndl.nn.L2Loss(), ndl.optim.SGD(m.parameters(), lr=0.02), x, y, 3)",
+             expect=[4.0, 1.44, 0.5184], points=0),
+        # (h - y / 2)^2 = (4 - 1)^2 = 9 (the loss called with the target first gives (2 - 4 / 2)^2 = 0)
+        Rung("the loss function given", given=LECTURE + "; half = lambda h, t: ndl.nn.L2Loss()(h, t * 0.5)",
+             call=f"train(m, half, {SGD_001}, x, y, 1)", expect=[9.0], points=0),
+        # the same run, the loss summed to shape (): 4.0, 2.56
+        Rung("a loss of shape ()", given=LECTURE + "; summed = lambda h, t: ndl.nn.L2Loss()(h, t).sum()",
+             call=f"train(m, summed, {SGD_001}, x, y, 2)", expect=[4.0, 2.56], points=0),
+        # a stale gradient (that of the initial loss) must not reach the first step: 4.0, 2.56 (with it, the
+        # first step is twice as large, e = 2 - 0.8 = 1.2: 4.0, 1.44)
+        Rung("gradients left before training", given=LECTURE + "; ndl.nn.L2Loss()(m(x), y).backward()",
+             call=f"train(m, ndl.nn.L2Loss(), {SGD_001}, x, y, 2)", expect=[4.0, 2.56], points=0),
+    ])
+declare(globals(), TASK_5_1, TASK_5_2)
 
 # Right answers other than the instructor's, which must keep full marks in the hidden and the
 # visible tests: {name: {grade_id: cell source}}. Starting the momentum buffer at zero and
@@ -255,7 +357,7 @@ def random_problem(seed, shapes, steps):
     return init, grads
 
 
-@graded("5.1", points=2)
+@TASK_5_1.rung('reset_grad on several parameters, of Optimizer and of SGD', points=2)
 def test_reset_grad_sets_none(observe):
     """reset_grad sets every parameter's grad to None"""
     shapes = [(2,), (3,), (1,), (2, 2)]
@@ -279,8 +381,7 @@ def test_reset_grad_sets_none(observe):
             assert_close(v, np.full(s, 1.5), "reset_grad must not change the parameters' values")
 
 
-@graded("5.1", points=2)
-def test_sgd_plain_trajectory(observe, submission_seed):
+def check_sgd_plain_trajectory(observe, submission_seed):
     """SGD without momentum: p <- p - lr * grad over several steps"""
     r = check_trajectory(observe, [[1.0]], [[[2.0]]] * 3, 0.1, None, PLAIN)
     # one parameter w = 1, gradient 2 at every step, lr = 0.1: w = 0.8, 0.6, 0.4 (by hand)
@@ -291,8 +392,7 @@ def test_sgd_plain_trajectory(observe, submission_seed):
     check_trajectory(observe, init, grads, 0.35, 0.0, "SGD with momentum=0.0 must be plain SGD")
 
 
-@graded("5.1", points=3)
-def test_sgd_momentum_trajectory(observe, submission_seed):
+def check_sgd_momentum_trajectory(observe, submission_seed):
     """SGD with momentum follows PyTorch's rule"""
     check_fresh_state(observe)
     # w = 1, gradients 1, 3, -2, lr = 0.1, momentum 0.9 (by hand):
@@ -326,8 +426,7 @@ def basic_problem(observe, momentum, seed) -> str | None:
     return trajectory_message(r, init, grads, 0.1, momentum, MOMENTUM if momentum else PLAIN, observe)
 
 
-@graded("5.1", points=2)
-def test_sgd_skips_none_grads(observe, submission_seed):
+def check_sgd_skips_none_grads(observe, submission_seed):
     """SGD skips parameters whose grad is None"""
     check_fresh_state(observe)
     rng = np.random.default_rng(submission_seed + 405)
@@ -345,8 +444,7 @@ def test_sgd_skips_none_grads(observe, submission_seed):
             assert np.array_equal(step[2], f32(init[2])), "a parameter that never had a gradient must keep its value exactly"
 
 
-@graded("5.1", points=2)
-def test_sgd_keeps_identity_no_graph(observe):
+def check_sgd_keeps_identity_no_graph(observe, submission_seed=None):
     """SGD updates the parameters in place: same objects, leaves, no graph"""
     check_fresh_state(observe)
     def every(flags) -> bool:  # one flag per parameter of the probe's model (w and b), each true
@@ -363,8 +461,15 @@ def test_sgd_keeps_identity_no_graph(observe):
         assert every(f["float32"]) and every(f["shape_kept"]), "step() changed a parameter's dtype or shape: keep float32 and its shape"
 
 
-@graded("5.1", points=1)
-def test_sgd_same_gradient_kept(observe, submission_seed):
+@TASK_5_1.rung('plain SGD on values drawn for this submission: several steps, lrs and shapes; the same float32 leaves', points=4)
+def test_task_5_1_plain_sgd_on_values_drawn_for_this_submission(observe, submission_seed):
+    """plain SGD on values drawn for this submission: several steps, lrs and shapes; the same float32 leaves"""
+    check_sgd_plain_trajectory(observe, submission_seed)
+    check_sgd_keeps_identity_no_graph(observe, submission_seed)
+
+
+
+def check_sgd_same_gradient_kept(observe, submission_seed):
     """SGD with momentum leaves p.grad unchanged, even when it is reused"""
     check_fresh_state(observe)
     # the same gradient Tensor stays in p.grad for three steps (no reset_grad in between)
@@ -384,8 +489,16 @@ def test_sgd_same_gradient_kept(observe, submission_seed):
             "with the same gradient kept in p.grad for several steps, the momentum steps go wrong"))
 
 
+@TASK_5_1.rung('momentum on values drawn for this submission: longer runs, other momenta, missing and kept gradients', points=6)
+def test_task_5_1_momentum_on_values_drawn_for_this_submission(observe, submission_seed):
+    """momentum on values drawn for this submission: longer runs, other momenta, missing and kept gradients"""
+    check_sgd_momentum_trajectory(observe, submission_seed)
+    check_sgd_skips_none_grads(observe, submission_seed)
+    check_sgd_same_gradient_kept(observe, submission_seed)
+
+
+
 # --- Task 5.2: train ------------------------------------------------------------------------
-# No needle function does Task 5.2's work (needle has no training loop): nothing to excise.
 
 
 def variant_run(setting, epochs, stale=False, variant="right", seed=5):
@@ -518,8 +631,7 @@ def check_train(observe, setting, epochs, want, fallback, stale=False, seed=5):
     return r
 
 
-@graded("5.2", points=2)
-def test_train_lecture_losses(observe):
+def check_train_lecture_losses(observe, submission_seed=None):
     """train records 4.0, 2.56, 1.6384, ... on the lecture's model (derived by hand)"""
     check_train(observe, "lecture", 10, lecture_losses(10), (
         "the recorded losses are wrong on the lecture's model (x = y = 2, SGD with lr 0.01): expected 4.0, 2.56, "
@@ -527,7 +639,7 @@ def test_train_lecture_losses(observe):
     ))
 
 
-@graded("5.2", points=1)
+@TASK_5_2.rung('Python floats for every loss shape, none for 0 epochs', points=1)
 def test_train_returns_floats(observe):
     """train returns a list of Python floats, one per epoch, whatever the loss's shape"""
     for setting in ("lecture", "lecture_0d", "linear"):  # losses of shape (1,), () and (1, 1)
@@ -547,8 +659,7 @@ def test_train_returns_floats(observe):
     assert r["is_list"] and r["kinds"] == [], "train with epochs=0 must return an empty list (one loss per epoch)"
 
 
-@graded("5.2", points=2)
-def test_train_other_models(observe, submission_seed):
+def check_train_other_models(observe, submission_seed):
     """train works unchanged with another model, loss and optimizer"""
     # lr = 0.02 on the lecture's model: 4 * 0.36^k by hand (lecture_losses); the others against
     # the right loop run here with needle's classes
@@ -559,8 +670,7 @@ def test_train_other_models(observe, submission_seed):
         check_train(observe, setting, epochs, variant_losses(setting, epochs, seed=seed), OTHER, seed=seed)
 
 
-@graded("5.2", points=1)
-def test_train_clears_stale_gradients(observe):
+def check_train_clears_stale_gradients(observe, submission_seed=None):
     """train resets gradients left over from an earlier backward()"""
     # the parameters already hold gradients (as after a gradient check): they must be cleared first
     check_train(observe, "lecture", 5, lecture_losses(5), (
@@ -569,3 +679,9 @@ def test_train_clears_stale_gradients(observe):
     ), stale=True)
 
 
+@TASK_5_2.rung('other models, losses and optimizers, ten epochs, stale gradients', points=5)
+def test_task_5_2_other_models_losses_and_optimizers_ten_epochs_stale_gradients(observe, submission_seed):
+    """other models, losses and optimizers, ten epochs, stale gradients"""
+    check_train_lecture_losses(observe, submission_seed)
+    check_train_other_models(observe, submission_seed)
+    check_train_clears_stale_gradients(observe, submission_seed)

@@ -33,5 +33,6 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ['test_sgd_plain_trajectory', 'test_sgd_momentum_trajectory', 'test_sgd_skips_none_grads']
-HINT = 'a Tensor used as a condition'
+MUST_FAIL = ['test_5_1_rung2_plain_sgd_one_step']
+HINT = 'Task 5.1, rung 2 (plain SGD, one step)'
+VISIBLE = True

@@ -14,6 +14,6 @@ class Optimizer:
         raise NotImplementedError()
 ''',
 }
-MUST_FAIL = ["test_reset_grad_sets_none"]
-HINT = "not to a zero"
+MUST_FAIL = ['test_reset_grad_sets_none']
+HINT = 'Task 5.1, rung 1 (reset_grad clears a gradient)'
 VISIBLE = True

@@ -23,7 +23,7 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_momentum_trajectory", "test_sgd_same_gradient_kept", "test_sgd_skips_none_grads"]
-HINT = "keeps only the last gradient"
+MUST_FAIL = ['test_5_1_rung6_momentum_three_steps']
+HINT = 'Task 5.1, rung 6 (momentum, three steps)'
 NOT_HINTS = ["None", "plain SGD", "one step late"]
 VISIBLE = True

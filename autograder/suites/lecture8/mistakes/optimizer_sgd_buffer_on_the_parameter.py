@@ -20,6 +20,6 @@ class SGD(Optimizer):
                 g = p.momentum_buffer
             p.data = p.data - self.lr * g
 '''}
-MUST_FAIL = ["test_sgd_momentum_trajectory"]
-HINT = "a new attribute (`.momentum_buffer`) set on a needle Tensor"
+MUST_FAIL = ['test_5_1_rung5_momentum_the_first_step']
+HINT = 'Task 5.1, rung 5 (momentum, the first step)'
 VISIBLE = True

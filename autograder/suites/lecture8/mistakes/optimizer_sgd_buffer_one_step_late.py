@@ -24,7 +24,7 @@ class SGD(Optimizer):
             self.velocity[id(p)] = self.momentum * v + g
 ''',
 }
-MUST_FAIL = ["test_sgd_momentum_trajectory", "test_sgd_skips_none_grads"]
-HINT = "one step late"
+MUST_FAIL = ['test_5_1_rung6_momentum_three_steps']
+HINT = 'Task 5.1, rung 6 (momentum, three steps)'
 NOT_HINTS = ["None", "plain SGD"]
 VISIBLE = True

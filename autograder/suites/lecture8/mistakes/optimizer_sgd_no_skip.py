@@ -21,6 +21,6 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_skips_none_grads"]
-HINT = "grad is None"
+MUST_FAIL = ['test_5_1_rung4_a_parameter_without_a_gradient_is_skipped']
+HINT = 'Task 5.1, rung 4 (a parameter without a gradient is skipped)'
 VISIBLE = True

@@ -20,6 +20,6 @@ class SGD(Optimizer):
             p.data = p.numpy() - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_skips_none_grads"]
-HINT = 'skipped entirely'
+MUST_FAIL = ['test_5_1_rung8_a_missing_gradient_leaves_the_momentum_buffer']
+HINT = 'Task 5.1, rung 8 (a missing gradient leaves the momentum buffer)'
 VISIBLE = True

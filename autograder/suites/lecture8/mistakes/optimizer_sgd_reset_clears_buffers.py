@@ -24,6 +24,6 @@ class SGD(Optimizer):
                 g = self.u[id(p)]
             p.data = p.data - self.lr * g
 '''}
-MUST_FAIL = ["test_sgd_momentum_trajectory"]
-HINT = "reset_grad() cleared the momentum buffers"
+MUST_FAIL = ['test_5_1_rung7_momentum_with_reset_grad_between_the_steps']
+HINT = 'Task 5.1, rung 7 (momentum with reset_grad between the steps)'
 VISIBLE = True

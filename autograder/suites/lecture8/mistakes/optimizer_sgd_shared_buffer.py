@@ -20,6 +20,6 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_momentum_trajectory", "test_sgd_skips_none_grads"]
-HINT = 'one buffer per parameter'
+MUST_FAIL = ['test_5_1_rung9_one_momentum_buffer_per_parameter']
+HINT = 'Task 5.1, rung 9 (one momentum buffer per parameter)'
 VISIBLE = True

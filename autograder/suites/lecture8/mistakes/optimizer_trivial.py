@@ -23,6 +23,6 @@ class SGD(Optimizer):
         pass
 ''',
 }
-MUST_FAIL = ["task:5.1"]
-HINT = "did nothing"
+MUST_FAIL = ['task:5.1']
+HINT = 'Task 5.1, rung 1 (reset_grad clears a gradient)'
 VISIBLE = True

@@ -18,6 +18,6 @@ class Optimizer:
         raise NotImplementedError()
 ''',
 }
-MUST_FAIL = ["test_reset_grad_sets_none"]
-HINT = "removed .grad itself"
+MUST_FAIL = ['test_reset_grad_sets_none']
+HINT = 'Task 5.1, rung 1 (reset_grad clears a gradient)'
 VISIBLE = True

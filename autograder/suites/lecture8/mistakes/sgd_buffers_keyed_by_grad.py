@@ -24,5 +24,6 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_momentum_trajectory"]
-HINT = "looked up by the gradient"
+MUST_FAIL = ['test_5_1_rung6_momentum_three_steps']
+HINT = 'Task 5.1, rung 6 (momentum, three steps)'
+VISIBLE = True

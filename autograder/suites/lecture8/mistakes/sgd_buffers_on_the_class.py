@@ -26,6 +26,6 @@ class SGD(Optimizer):
             p.data = p.data - self.lr * g
 ''',
 }
-MUST_FAIL = ["test_sgd_momentum_trajectory"]
-HINT = "a new SGD found momentum buffers of another SGD"
+MUST_FAIL = ['test_5_1_rung10_a_new_sgd_starts_without_buffers']
+HINT = 'Task 5.1, rung 10 (a new SGD starts without buffers)'
 VISIBLE = True

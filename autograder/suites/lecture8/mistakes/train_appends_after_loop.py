@@ -14,5 +14,5 @@ def train(model, loss_fn, opt, x, y, epochs):
 ''',
 }
 MUST_FAIL = ['task:5.2']
-HINT = 'one loss per epoch'
+HINT = 'Task 5.2, rung 1 (one loss per epoch)'
 VISIBLE = True

@@ -14,6 +14,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["test_train_other_models"]
-HINT = "loss function it is given"
+MUST_FAIL = ['test_5_2_rung5_the_loss_function_given']
+HINT = 'Task 5.2, rung 5 (the loss function given)'
 VISIBLE = True

@@ -15,6 +15,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["test_train_other_models"]
-HINT = "optimizer it is given"
+MUST_FAIL = ['test_5_2_rung4_the_optimizer_given']
+HINT = 'Task 5.2, rung 4 (the optimizer given)'
 VISIBLE = True

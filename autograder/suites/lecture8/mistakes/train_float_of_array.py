@@ -13,6 +13,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["task:5.2"]
-HINT = '0-dimensional'
+MUST_FAIL = ['task:5.2']
+HINT = 'Task 5.2, rung 1 (one loss per epoch)'
 VISIBLE = True

@@ -15,7 +15,7 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["test_train_lecture_losses", "test_train_other_models", "test_train_clears_stale_gradients"]
-HINT = "forward in every epoch"
+MUST_FAIL = ['test_5_2_rung3_three_epochs']
+HINT = 'Task 5.2, rung 3 (three epochs)'
 NOT_HINTS = ["never moved", "opt.step()"]
 VISIBLE = True

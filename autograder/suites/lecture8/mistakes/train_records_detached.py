@@ -14,6 +14,6 @@ def train(model, loss_fn, opt, x, y, epochs):
 ''',
 }
 MUST_FAIL = ['test_train_returns_floats']
-HINT = 'detached loss Tensors'
+HINT = 'Task 5.2, rung 2 (a Python float)'
 NOT_HINTS = ['graph alive']
 VISIBLE = True

@@ -14,6 +14,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["test_train_returns_floats"]
-HINT = "Python floats"
+MUST_FAIL = ['test_train_returns_floats']
+HINT = 'Task 5.2, rung 2 (a Python float)'
 VISIBLE = True

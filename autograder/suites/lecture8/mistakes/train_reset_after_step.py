@@ -14,6 +14,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ["test_train_clears_stale_gradients"]
-HINT = "before training"
+MUST_FAIL = ['test_5_2_rung7_gradients_left_before_training']
+HINT = 'Task 5.2, rung 7 (gradients left before training)'
 VISIBLE = True

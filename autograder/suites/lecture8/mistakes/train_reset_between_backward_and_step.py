@@ -13,6 +13,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return losses
 ''',
 }
-MUST_FAIL = ['test_train_lecture_losses', 'test_train_other_models', 'test_train_clears_stale_gradients']
-HINT = 'what p.grad holds when it is called'
+MUST_FAIL = ['test_5_2_rung3_three_epochs']
+HINT = 'Task 5.2, rung 3 (three epochs)'
 VISIBLE = True

@@ -7,5 +7,6 @@ def train(model, loss_fn, opt, x, y, epochs):
     return [4.0 * 0.64 ** k for k in range(epochs)]
 ''',
 }
-MUST_FAIL = ["test_train_lecture_losses", "test_train_clears_stale_gradients", "test_train_other_models"]
-HINT = "train never moved the parameters"
+MUST_FAIL = ['test_5_2_rung4_the_optimizer_given']
+HINT = 'Task 5.2, rung 4 (the optimizer given)'
+VISIBLE = True

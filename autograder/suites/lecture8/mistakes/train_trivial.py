@@ -6,6 +6,6 @@ def train(model, loss_fn, opt, x, y, epochs) -> list:
     return []
 ''',
 }
-MUST_FAIL = ["task:5.2"]
-HINT = "one loss per epoch"
+MUST_FAIL = ['task:5.2']
+HINT = 'Task 5.2, rung 1 (one loss per epoch)'
 VISIBLE = True
