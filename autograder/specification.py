@@ -61,7 +61,7 @@ class Task:
 
     def public(self) -> dict:
         """What the release's tasks.json holds of this task."""
-        return {"names": list(self.names), "points": self.points, "own_work": list(self.own_work),
+        return {"names": list(self.names), "label": self.label or self.names[0], "points": self.points, "own_work": list(self.own_work),
                 "contract": self.contract, "rungs": [r.public() for r in self.rungs if r.visible],
                 "hidden": [r.name for r in self.rungs if not r.visible] + [n for n, _ in self.hidden]}
 
@@ -70,7 +70,7 @@ def declare(module: dict, *tasks: Task) -> dict[str, Task]:
     """Put the suite's declarations where the grader reads them: ``TASKS``, ``OWN_WORK`` and one
     test per data rung (before the suite's own tests, so the ladder runs from its foot)."""
     module["TASKS"] = {t.id: t for t in tasks}
-    module["OWN_WORK"] = {t.id: (t.label or t.names[0], list(t.own_work)) for t in tasks if t.own_work}
+    module["OWN_WORK"] = {t.id: (t.public()["label"], list(t.own_work)) for t in tasks if t.own_work}
     for task in tasks:
         for number, rung in enumerate(task.rungs, 1):
             test = _data_rung_test(task, number, rung)
@@ -89,6 +89,12 @@ def _probe_for(task: Task):
 
 
 def _data_rung_test(task: Task, number: int, rung: Rung):
+    if rung.visible and rung.points:
+        raise ValueError(f"Task {task.id}, rung {number} ({rung.name}) is visible and worth {rung.points:g} points: a "
+                         "visible rung's input and answer are public, so it gives feedback only (points=0); check the "
+                         "behaviour for points in a hidden rung, on inputs drawn for each submission")
+    if not rung.visible and not rung.points > 0:
+        raise ValueError(f"Task {task.id}, rung {number} ({rung.name}) is hidden and worth no points")
     run_rung = _probe_for(task)
 
     def test(observe):
@@ -101,5 +107,5 @@ def _data_rung_test(task: Task, number: int, rung: Rung):
 
     test.__name__ = f"test_{task.id.replace('.', '_')}_rung{number}_{re.sub(r'[^a-z0-9]+', '_', rung.name.lower()).strip('_')}"
     test.__doc__ = rung.name
-    test = graded(task.id, rung.points)(test)
+    test = graded(task.id, rung.points, feedback_only=rung.visible)(test)
     return pytest.mark.rung(number, rung.name)(test)

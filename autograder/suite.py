@@ -56,13 +56,15 @@ def load_probes(suite_file: str):
 TASK_ID = re.compile(r"[0-9]+\.[0-9]+")
 
 
-def graded(task: str, points: float):
-    """Mark a test as part of task ``task`` ("N.M") worth ``points``."""
+def graded(task: str, points: float, feedback_only: bool = False):
+    """Mark a test as part of task ``task`` ("N.M") worth ``points`` (0 for a test that only gives
+    feedback: a visible rung, whose input and answer the student has)."""
     if not isinstance(task, str) or not TASK_ID.fullmatch(task):
         raise ValueError(f"@graded({task!r}, ...): the task must be a string \"N.M\" like \"3.4\", as in the notebook's "
                          "Task N.M and its grade cell taskN_M_tests")
-    if isinstance(points, bool) or not isinstance(points, (int, float)) or not points > 0:
-        raise ValueError(f"@graded({task!r}, points={points!r}): points must be a positive number")
+    if isinstance(points, bool) or not isinstance(points, (int, float)) or not (points == 0 if feedback_only else points > 0):
+        raise ValueError(f"@graded({task!r}, points={points!r}): points must be "
+                         + ("0 (the test gives feedback only)" if feedback_only else "a positive number"))
 
     def mark(fn):
         fn = pytest.mark.task(task)(fn)

@@ -45,7 +45,9 @@ class Rung:
     value by the contract (bool, int, None, a float or a nested list of floats); ``returns``: the
     type the contract names for it ("Tensor", "ndarray", "float", "int", "list"), "" for any
     that holds those numbers; ``cause``: added to the message, only when every way of failing
-    this rung (having passed the ones before) has that cause."""
+    this rung (having passed the ones before) has that cause. A visible rung is worth no points:
+    the hidden rungs after it check the same behaviours, for points, on inputs the student has
+    not seen; a hidden data rung (``visible=False``) has points."""
     name: str
     given: str
     call: str
@@ -54,7 +56,7 @@ class Rung:
     rtol: float = 1e-5
     atol: float = 1e-6
     cause: str = ""
-    points: float = 1
+    points: float = 0  # a visible rung earns none: its input and answer are public (a lookup table passes it)
     visible: bool = True
 
     def public(self) -> dict:
@@ -137,8 +139,10 @@ def shown(got: dict) -> str:
         return repr(got["value"])
     if kind == "float":
         return _number(got["value"])
-    if kind in ("numpy int", "numpy float"):
-        return f"{_number(got['value'])} (a {kind})"
+    if kind == "numpy int":
+        return f"{got['value']!r} (a numpy int)"
+    if kind == "numpy float":
+        return f"{_number(got['value'])} (a numpy float)"
     if "shape" in got:
         values = np.asarray(got["value"], dtype=np.float64).reshape(got["shape"])
         text = _numbers(values)
@@ -251,6 +255,8 @@ class PublicTask:
     contract: str
     rungs: list[Rung] = field(default_factory=list)
     hidden: list[str] = field(default_factory=list)  # the names of the rungs only the grader climbs
+    notebook: str = ""
+    label: str = ""  # what "must be your own ..." names
 
 
 def load(task: str, folder: Path | None = None) -> PublicTask:
@@ -287,7 +293,7 @@ def check(task: str, namespace: dict | None = None, folder: Path | None = None) 
 
             raise AssertionError(raised(task, number, rung, f"your code raised {type(exc).__name__}: {exc}\n{hint_for(exc)}")) from None
         if used:
-            raise AssertionError(f"Task {task} must be your own work: your code uses {used[0]}")
+            raise AssertionError(f"Task {task} must be your own {spec.label or 'work'}: it uses {used[0]}")  # the grader's words
         got = plain(result[0])
         if problem(rung, got):
             raise AssertionError(message(task, number, rung, got))

@@ -109,3 +109,21 @@ def test_the_check_sees_a_planted_crossing(tmp_path):
     (tmp_path / "report.py").write_text(source, encoding="utf-8")
     imported = imports_of("autograder.export.report", tmp_path / "report.py", set(found))
     assert "autograder.grade.batch" in imported and package_of("autograder.grade.batch") not in ALLOWED["export"]
+
+
+def test_the_layout_table_names_every_module_with_its_job():
+    """docs/instructors.md's repository layout names each module of the grader, of coursekit and of
+    needle's top level (a module added without a line there is one a maintainer cannot place)."""
+    root = PACKAGE.parent
+    table = (root / "docs" / "instructors.md").read_text(encoding="utf-8").split("## Repository layout", 1)[1]
+    unnamed = []
+    for folder in (PACKAGE, root / "coursekit", root / "needle"):
+        for path in sorted(folder.rglob("*.py")):
+            relative = path.relative_to(folder)
+            if relative.parts[0] in ("suites", "__pycache__") or path.name in ("__init__.py", "__main__.py"):
+                continue
+            if len(relative.parts) > 1 and folder.name == "needle":  # needle's ops/ and data/ are named as folders
+                continue
+            if f"`{path.name}`" not in table and f"`{path.stem}`" not in table:
+                unnamed.append(str(path.relative_to(root)))
+    assert not unnamed, f"docs/instructors.md's layout table does not name: {unnamed}"

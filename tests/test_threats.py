@@ -1128,7 +1128,26 @@ def train_fixed(model, batches, epochs, lr) -> list:
     return _leaky_train_fixed(model, batches, epochs, lr)
 """
 
+# The visible rungs' inputs and answers are public: a lookup table passes them, and earns nothing
+# (a visible rung is worth 0 points; the hidden rungs check the same behaviours on other graphs).
+VISIBLE_LOOKUP = '''
+def count_graph_nodes(t) -> int:
+    shape = [type(x.op).__name__ for x in [t, *t.inputs]]
+    return {1: 1, 2: 2, 3: 3}.get(len(shape), 4)
+'''
+# The data rungs' probe sends back what `plain` makes of the value; a cell that finds the probe's
+# `plain` (gc) and replaces it sends forged plain data: anything but a well-formed value reads as
+# "an object" on the trusted side, and the hidden rungs (another probe) still count for points.
+FORGED_PLAIN = '''{count}
+import gc as _gc
+for _f in _gc.get_objects():
+    if getattr(_f, "__name__", "") == "run_rung" and "plain" in getattr(_f, "__globals__", {}):
+        _f.__globals__["plain"] = lambda value: {"kind": "ndarray", "shape": [10 ** 9, 10 ** 9], "value": [], "dtype": "x" * 10 ** 6}
+'''
+
 THREATS = {  # student -> {notebook: {grade_id: source}}
+    "visible_lookup": {NB1: {COUNT: VISIBLE_LOOKUP}},
+    "forged_plain": {NB1: {COUNT: FORGED_PLAIN}},
     "honest": {NB1: {}, NB2: {}, NB3: {}, NB4: {}, NB7: {}, NB8: {}, NB9: {}},
     "numpy_logsumexp": {NB3: {"task3_1_softmax_stable": NUMPY_SOFTMAX, "task3_2_logsumexp_stable": NUMPY_LSE}},
     "numpy_logsumexp_respelt": {NB3: {"task3_2_logsumexp_stable": NUMPY_LSE_RESPELT}},
@@ -1697,3 +1716,15 @@ def test_a_leak_hidden_behind_a_ballast_loses_its_task(batch):
     assert score(batch, "ballast_leak", NB2) == points(NB2) - points(NB2, "2.3")
     said = messages(batch, "ballast_leak", NB2)
     assert said and all(m.startswith("while train_fixed trained on 2 epochs of 8 batches") for m in said), said
+
+
+def test_a_lookup_table_of_the_visible_rungs_earns_nothing(batch):
+    assert score(batch, "visible_lookup") == points(NB1, "1.2")  # 1.2 is the solution's; 1.1 earns 0
+    assert any(m.startswith("Task 1.1, rung ") for m in messages(batch, "visible_lookup"))
+
+
+def test_forged_plain_data_from_the_worker_reads_as_an_object_and_costs_the_hidden_rungs_nothing(batch):
+    assert score(batch, "forged_plain") == points(NB1)
+    for m in messages(batch, "forged_plain"):
+        assert "an object of another type" in m or "fails too" in m, m
+        assert "xxxx" not in m
