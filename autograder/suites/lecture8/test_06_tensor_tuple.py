@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from autograder.suite import HYPOTHESIS, StudentCodeError, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import HYPOTHESIS, StudentCodeError, load_probes
 from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
@@ -22,10 +23,154 @@ P = load_probes(__file__)
 # Needle's own implementation of each task: a task answered with it scores nothing.
 # needle's TensorTupleOp, make_tuple, indexing (TupleGetItem) and every other op stay allowed;
 # needle has no Split (Task 6.3).
-OWN_WORK = {
-    "6.1": ("FusedAddScalars", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
-    "6.2": ("FusedAddScalars.gradient", ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]),
-}
+NEEDLE_FUSED = ["needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars"]
+
+# Task 6.1's rungs, by hand: compute(a) = (a + c0, a + c1), a Python tuple of numpy arrays of a's dtype.
+COMPUTE = "out = FusedAddScalars(3.0, -1.0).compute(a)"
+A_PAIR = "a = np.array([1.0, 2.0])"
+A_PAIR_32 = "a = np.array([1.0, 2.0], dtype=np.float32)"
+NODE = 'a = ndl.Tensor([1.0, 2.0], dtype="float64"); t = fused_add_scalars(a, 3.0, -1.0)'
+TASK_6_1 = Task(
+    "6.1", names=["FusedAddScalars", "fused_add_scalars"], own_work=NEEDLE_FUSED, label="FusedAddScalars",
+    contract="FusedAddScalars(c0, c1).compute(a) returns a Python tuple of two numpy arrays, a + c0 and a + c1 in "
+             "that order, of a's dtype, leaving a unchanged; fused_add_scalars(a, c0, c1) returns the one TensorTuple "
+             "node made by applying the op to the Tensor a",
+    rungs=[
+        Rung("compute returns a Python tuple", given=f"{A_PAIR}; {COMPUTE}", call="type(out) is tuple", expect=True,
+             cause="A TensorTuple's value is a Python tuple of numpy arrays: not a list, a generator or one stacked "
+                   "array."),
+        Rung("each output a numpy array", given=f"{A_PAIR}; {COMPUTE}",
+             call="all(type(o) is np.ndarray for o in out)", expect=True,
+             cause="compute works on numpy arrays and returns numpy arrays; the op makes the graph node around them."),
+        # (1, 2) + 3 = (4, 5); (1, 2) - 1 = (0, 1)
+        Rung("compute's two values, in order", given=f"{A_PAIR}; {COMPUTE}", call="np.stack(out)",
+             expect=[[4.0, 5.0], [0.0, 1.0]]),
+        # [[1, 2], [3, 4]] + 0.5 and + 2, element by element, shape kept
+        Rung("a 2-D input", given="a = np.array([[1.0, 2.0], [3.0, 4.0]]); out = FusedAddScalars(0.5, 2.0).compute(a)",
+             call="np.stack(out)", expect=[[[1.5, 2.5], [3.5, 4.5]], [[3.0, 4.0], [5.0, 6.0]]]),
+        Rung("compute leaves a unchanged", given=f"{A_PAIR}; {COMPUTE}", call="a", expect=[1.0, 2.0],
+             returns="ndarray", cause="compute must not change its input: return new arrays."),
+        Rung("float32 stays float32", given=f"{A_PAIR_32}; {COMPUTE}", call="all(o.dtype == np.float32 for o in out)",
+             expect=True),
+        Rung("float64 stays float64", given=f"{A_PAIR}; {COMPUTE}", call="all(o.dtype == np.float64 for o in out)",
+             expect=True),
+        Rung("fused_add_scalars returns a TensorTuple", given=NODE, call="isinstance(t, ndl.TensorTuple)",
+             expect=True, cause="fused_add_scalars returns the one TensorTuple node made by applying your op to a "
+                                "(not a Python tuple, not compute's arrays)."),
+        Rung("the node's slots by indexing", given=NODE, call="[t[0], t[1]]", expect=[[4.0, 5.0], [0.0, 1.0]]),
+        Rung("the node is your op applied to a", given=NODE,
+             call="isinstance(t.op, FusedAddScalars) and len(t.inputs) == 1 and t.inputs[0] is a", expect=True,
+             cause="The TensorTuple's op is an instance of your FusedAddScalars, and its only input is a itself."),
+    ])
+
+# Task 6.2's rungs, by hand: t = (a + c0, a + c1), and d(a + c)/da is the identity whatever c is, so each
+# slot's adjoint reaches a unchanged and a.grad is what the slots' adjoints add up to. The node's values
+# are set in the rung (Task 6.1's compute is not called), so a mistake of 6.1 does not stop 6.2.
+def fused_node(dtype: str) -> str:
+    """The rungs' input: FusedAddScalars(3, -1) applied to a = (1, 2), its values (4, 5), (0, 1) set by hand."""
+    np_dtype = f", dtype=np.{dtype}"
+    return (f'a = ndl.Tensor([1.0, 2.0], dtype="{dtype}")\n'
+            "with ndl.lazy_mode(): t = FusedAddScalars(3.0, -1.0)(a)\n"
+            f"t.cached_data = (np.array([4.0, 5.0]{np_dtype}), np.array([0.0, 1.0]{np_dtype}))\n")
+
+
+FUSED, FUSED_32 = fused_node("float64"), fused_node("float32")
+W0 = 'ndl.Tensor([1.0, 2.0], dtype="float64", requires_grad=False)'
+W1 = 'ndl.Tensor([10.0, 20.0], dtype="float64", requires_grad=False)'
+TASK_6_2 = Task(
+    "6.2", names=["FusedAddScalars"], own_work=NEEDLE_FUSED, label="FusedAddScalars.gradient",
+    contract="FusedAddScalars.gradient(out_grad, node) returns the adjoint of the op's one input a: one Tensor of "
+             "a's shape and out_grad's dtype, exact for any slot adjoints (zeros included), built with needle ops "
+             "on out_grad so that backward(create_graph=True) can differentiate it",
+    rungs=[
+        # L = sum(t0) = sum(a + 3): dL/da = 1 per element
+        Rung("slot 0 used alone", given=FUSED + "t[0].sum().backward()", call="a.grad", expect=[1.0, 1.0],
+             returns="Tensor"),
+        # L = sum(t1) = sum(a - 1): dL/da = 1 per element (slot 0's adjoint is zeros)
+        Rung("slot 1 used alone", given=FUSED + "t[1].sum().backward()", call="a.grad", expect=[1.0, 1.0],
+             returns="Tensor"),
+        # L = sum(w0 * t0) + sum(w1 * t1): the slot adjoints are w0 and w1, dL/da = w0 + w1 = (1 + 10, 2 + 20)
+        Rung("both slots, adjoints other than ones", given=FUSED + f"((t[0] * {W0}).sum() + (t[1] * {W1}).sum()).backward()",
+             call="a.grad", expect=[11.0, 22.0], returns="Tensor"),
+        Rung("float32 stays float32", given=FUSED_32 + "(t[0] * t[1]).sum().backward()",
+             call="a.grad.dtype == np.float32", expect=True,
+             cause="The adjoint of a keeps out_grad's dtype: build it with needle ops on the tensors in out_grad."),
+        # g = dL/da = (a - 1) + (a + 3) = 2a + 2 for L = sum(t0 * t1); d(sum g)/da = 2 per element
+        Rung("the gradient is differentiable",
+             given=FUSED + "(t[0] * t[1]).sum().backward(create_graph=True); g = a.grad; a.grad = None; "
+                           "g.sum().backward()",
+             call="a.grad", expect=[2.0, 2.0], returns="Tensor",
+             cause="Build the gradient with needle ops on the tensors in out_grad (not in numpy), so that "
+                   "backward(create_graph=True) can differentiate it."),
+    ])
+
+# Task 6.3's rungs, by hand: slot i is the slice at index i along axis, without that axis; its adjoint
+# goes back to that slice of a.grad (each element of a lives in exactly one slice, with Jacobian 1).
+MATRIX = "a = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])"
+MATRIX_T = 'a = ndl.Tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]], dtype="float64")'
+TASK_6_3 = Task(
+    "6.3", names=["Split", "split"],
+    contract="Split(axis).compute(a) returns a Python tuple of a.shape[axis] numpy arrays, slot i the slice of a at "
+             "index i along axis without that axis, dtype kept, a negative axis counting from the end; "
+             "Split.gradient returns one Tensor of a's shape with each slot's adjoint back at its index along "
+             "axis, built with needle ops on out_grad in its dtype; split(a, axis) returns the node of your op "
+             "applied to a",
+    rungs=[
+        Rung("compute returns a Python tuple", given=f"{MATRIX}; out = Split(0).compute(a)",
+             call="type(out) is tuple", expect=True,
+             cause="A TensorTuple's value is a Python tuple of numpy arrays: not a list, a generator or one array."),
+        Rung("each slice a numpy array", given=f"{MATRIX}; out = Split(0).compute(a)",
+             call="all(type(o) is np.ndarray for o in out)", expect=True,
+             cause="compute works on numpy arrays and returns numpy arrays; the op makes the graph node around them."),
+        Rung("compute along axis 0: the rows", given=f"{MATRIX}; out = Split(0).compute(a)", call="np.stack(out)",
+             expect=[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+        Rung("compute along axis 1: the columns", given=f"{MATRIX}; out = Split(1).compute(a)", call="np.stack(out)",
+             expect=[[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]),
+        # a[:, :, 0] and a[:, :, 1] of arange(12).reshape(2, 3, 2): the even and the odd numbers, shape (2, 3)
+        Rung("compute along the last axis of a 3-D array", given="a = np.arange(12.0).reshape(2, 3, 2); "
+             "out = Split(2).compute(a)", call="np.stack(out)",
+             expect=[[[0.0, 2.0, 4.0], [6.0, 8.0, 10.0]], [[1.0, 3.0, 5.0], [7.0, 9.0, 11.0]]]),
+        # axis -1 of a (3, 2) matrix is axis 1: the columns
+        Rung("compute along a negative axis", given=f"{MATRIX}; out = Split(-1).compute(a)", call="np.stack(out)",
+             expect=[[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]),
+        # slices of a (2, 1, 3) array along axis 0 have shape (1, 3): only the split axis goes
+        Rung("another axis of size 1 kept", given="a = np.arange(6.0).reshape(2, 1, 3); out = Split(0).compute(a)",
+             call="np.stack(out)", expect=[[[0.0, 1.0, 2.0]], [[3.0, 4.0, 5.0]]]),
+        Rung("float32 stays float32", given=f"{MATRIX}.astype(np.float32); out = Split(1).compute(a)",
+             call="all(o.dtype == np.float32 for o in out)", expect=True),
+        Rung("split returns your op's node on a", given=f"{MATRIX_T}; t = split(a, 0)",
+             call="isinstance(t, ndl.TensorTuple) and isinstance(t.op, Split) and len(t.inputs) == 1 and t.inputs[0] is a", expect=True,
+             cause="split returns the one TensorTuple node made by applying your Split op to a."),
+        Rung("the node's slots by indexing", given=f"{MATRIX_T}; t = split(a, 1)",
+             call="np.stack([t[0].numpy(), t[1].numpy()])",
+             expect=[[1.0, 3.0, 5.0], [2.0, 4.0, 6.0]]),
+        # L = sum(t0): row 0 of a.grad is ones, the rows nobody used get zeros
+        Rung("gradient: one row used", given=f"{MATRIX_T}; t = split(a, 0); t[0].sum().backward()", call="a.grad",
+             expect=[[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]], returns="Tensor"),
+        # L = sum(1 t0 + 2 t1 + 3 t2): row i of a.grad is i + 1
+        Rung("gradient: every row, each its own adjoint",
+             given=f"{MATRIX_T}; t = split(a, 0); (t[0].sum() + (t[1] * 2.0).sum() + (t[2] * 3.0).sum()).backward()",
+             call="a.grad", expect=[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]], returns="Tensor"),
+        # L = sum(1 t0 + 2 t1) along axis 1: column j of a.grad is j + 1
+        Rung("gradient along axis 1: the columns",
+             given=f"{MATRIX_T}; t = split(a, 1); (t[0].sum() + (t[1] * 2.0).sum()).backward()", call="a.grad",
+             expect=[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], returns="Tensor"),
+        Rung("gradient along a negative axis",
+             given=f"{MATRIX_T}; t = split(a, -1); (t[0].sum() + (t[1] * 2.0).sum()).backward()", call="a.grad",
+             expect=[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]], returns="Tensor"),
+        Rung("gradient: float32 stays float32",
+             given=f"{MATRIX_T.replace('float64', 'float32')}; t = split(a, 1); (t[0] * t[1]).sum().backward()",
+             call="a.grad.dtype == np.float32", expect=True,
+             cause="The adjoint of a keeps out_grad's dtype: give every constant you build out_grad's dtype."),
+        # L = sum(t0 * t1) along axis 0: g = [a1; a0; 0]; sum(g) = sum(a0) + sum(a1), so d(sum g)/da = [1; 1; 0]
+        Rung("the gradient is differentiable",
+             given=f"{MATRIX_T}; t = split(a, 0); (t[0] * t[1]).sum().backward(create_graph=True); g = a.grad; "
+                   "a.grad = None; g.sum().backward()",
+             call="a.grad", expect=[[1.0, 1.0], [1.0, 1.0], [0.0, 0.0]], returns="Tensor",
+             cause="Build the gradient with needle ops on the tensors in out_grad (not in numpy), so that "
+                   "backward(create_graph=True) can differentiate it."),
+    ])
+declare(globals(), TASK_6_1, TASK_6_2, TASK_6_3)
 
 SETTINGS = settings(max_examples=25, **HYPOTHESIS)
 
@@ -96,8 +241,7 @@ def _compute_problem(out, a, c0, c1) -> str | None:
 SHAPES_AND_CONSTANTS = [((3,), 1.5, -2.0), ((2, 3), 0.0, 10.0), ((2, 3, 4), -0.25, 0.75), ((1,), 3.0, 3.0)]
 
 
-@graded("6.1", points=2)
-def test_compute_values(observe, submission_seed):
+def _compute_values(observe, submission_seed):
     """compute returns a + c0 and a + c1 for several shapes and constants"""
     r = rng(submission_seed + 51)
     for shape, c0, c1 in SHAPES_AND_CONSTANTS:
@@ -107,8 +251,7 @@ def test_compute_values(observe, submission_seed):
         assert problem is None, problem
 
 
-@graded("6.1", points=1)
-def test_compute_returns_tuple_of_arrays(observe):
+def _compute_returns_tuple_of_arrays(observe):
     """compute returns a Python tuple of two numpy arrays"""
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     out = observe(P.compute_result, a=a, c0=1.0, c1=-1.0)
@@ -116,8 +259,7 @@ def test_compute_returns_tuple_of_arrays(observe):
     assert problem is None, problem
 
 
-@graded("6.1", points=1)
-def test_compute_keeps_dtype(observe):
+def _compute_keeps_dtype(observe):
     """compute keeps the input's dtype (float32 stays float32, float64 stays float64)"""
     for dtype in (np.float32, np.float64):
         a = np.linspace(-1, 1, 5).astype(dtype)
@@ -159,8 +301,7 @@ def _fused_node_problem(out, a, c0, c1) -> str | None:
     return fused_dtype_problem(out["items"], a)
 
 
-@graded("6.1", points=1)
-def test_fused_add_scalars_makes_one_tensortuple_node(observe):
+def _fused_add_scalars_makes_one_tensortuple_node(observe):
     """fused_add_scalars returns one TensorTuple node made by your FusedAddScalars"""
     a = np.array([1.0, 2.0, 3.0], dtype=np.float32)
     out = observe(P.fused_result, a=a, c0=0.5, c1=-4.0)
@@ -168,8 +309,7 @@ def test_fused_add_scalars_makes_one_tensortuple_node(observe):
     assert problem is None, problem
 
 
-@graded("6.1", points=1)
-def test_fused_add_scalars_values_by_indexing(observe, submission_seed):
+def _fused_add_scalars_values_by_indexing(observe, submission_seed):
     """t[0] and t[1] of fused_add_scalars(a, c0, c1) hold a + c0 and a + c1"""
     r = rng(submission_seed + 52)
     for shape, c0, c1 in SHAPES_AND_CONSTANTS[:3]:
@@ -297,8 +437,7 @@ def _fused_judged(observe, cases, dtype="float64", rtol=1e-6, atol=1e-6) -> None
     raise AssertionError(FUSED_GENERIC)
 
 
-@graded("6.2", points=1)
-def test_gradient_returns_one_tensor(observe, submission_seed):
+def _gradient_returns_one_tensor(observe, submission_seed):
     """gradient returns one Tensor of a's shape (the adjoint of the single input)"""
     r = rng(submission_seed + 50)
     a, g0, g1 = (r.standard_normal((3, 4)) for _ in range(3))
@@ -306,8 +445,7 @@ def test_gradient_returns_one_tensor(observe, submission_seed):
     assert problem is None, problem
 
 
-@graded("6.2", points=1)
-def test_gradient_of_given_slot_adjoints(observe, submission_seed):
+def _gradient_of_given_slot_adjoints(observe, submission_seed):
     """gradient of given slot adjoints (g0, g1), many shapes and values"""
 
     @SETTINGS
@@ -326,8 +464,7 @@ def test_gradient_of_given_slot_adjoints(observe, submission_seed):
     prop()
 
 
-@graded("6.2", points=2)
-def test_gradient_of_product_by_hand(observe):
+def _gradient_of_product_by_hand(observe):
     """gradient of sum(t[0] * t[1]) checked by hand, in float64 and float32"""
     # L = sum(t0 * t1) = sum((a + c0)(a + c1))
     # dL/da = (a + c1) + (a + c0) = 2a + c0 + c1   (product rule; both slots contribute)
@@ -337,8 +474,7 @@ def test_gradient_of_product_by_hand(observe):
         _fused_judged(observe, [(report, np.array([4.0, -2.0, 3.0]))], dtype)
 
 
-@graded("6.2", points=2)
-def test_gradient_through_one_slot_only(observe, submission_seed):
+def _gradient_through_one_slot_only(observe, submission_seed):
     """gradient when only t[0] or only t[1] is used (the other slot's adjoint is zeros)"""
     r = rng(submission_seed + 53)
     x = r.standard_normal((2, 3))
@@ -348,8 +484,7 @@ def test_gradient_through_one_slot_only(observe, submission_seed):
     _fused_judged(observe, [(report, w) for report in reports], rtol=1e-9, atol=1e-9)
 
 
-@graded("6.2", points=2)
-def test_gradient_slots_used_several_times(observe, submission_seed):
+def _gradient_slots_used_several_times(observe, submission_seed):
     """gradient when the slots are used several times (checked by central differences)"""
     r = rng(submission_seed + 54)
     x = r.standard_normal((3, 2))
@@ -365,8 +500,7 @@ def test_gradient_slots_used_several_times(observe, submission_seed):
     _fused_judged(observe, [(report, want)], rtol=1e-5, atol=1e-6)
 
 
-@graded("6.2", points=1)
-def test_gradient_composed_with_other_ops(observe, submission_seed):
+def _gradient_composed_with_other_ops(observe, submission_seed):
     """gradient through a chain: matmul, exp, two fused ops, log (central differences)"""
     r = rng(submission_seed + 55)
     x = r.standard_normal((2, 3)) * 0.5
@@ -386,8 +520,7 @@ def test_gradient_composed_with_other_ops(observe, submission_seed):
     _fused_judged(observe, [(report, want)], rtol=1e-5, atol=1e-6)
 
 
-@graded("6.2", points=1)
-def test_gradient_is_differentiable(observe):
+def _gradient_is_differentiable(observe):
     """the gradient is built from needle ops (backward(create_graph=True) can differentiate it)"""
     # g = dL/da for L = sum(t0 * t1) is 2a + c0 + c1, so d(sum g)/da = 2 everywhere
     out = observe(P.second_order, x=np.array([0.5, -1.0, 2.0, 0.0]), c0=1.0, c1=-3.0)
@@ -471,8 +604,7 @@ def _split_compute_problem(out, a, axis) -> str | None:
 SPLIT_CASES = [((3, 2), 0), ((3, 2), 1), ((2, 3, 4), 0), ((2, 3, 4), 1), ((2, 3, 4), 2), ((4, 1, 3), 0), ((2, 2), 1)]
 
 
-@graded("6.3", points=2)
-def test_split_compute_slices(observe, submission_seed):
+def _split_compute_slices(observe, submission_seed):
     """compute returns the slices along axis for several shapes and axes"""
     r = rng(submission_seed + 61)
     for shape, axis in SPLIT_CASES:
@@ -481,16 +613,14 @@ def test_split_compute_slices(observe, submission_seed):
         assert problem is None, problem
 
 
-@graded("6.3", points=1)
-def test_split_compute_returns_tuple_of_arrays(observe):
+def _split_compute_returns_tuple_of_arrays(observe):
     """compute returns a Python tuple of numpy arrays and leaves its input alone"""
     a = np.arange(24.0).reshape(4, 3, 2)
     problem = _split_compute_problem(observe(P.split_compute, a=a, axis=1), a, 1)
     assert problem is None, problem
 
 
-@graded("6.3", points=1)
-def test_split_compute_keeps_dtype(observe):
+def _split_compute_keeps_dtype(observe):
     """compute keeps the input's dtype (float32 stays float32, float64 stays float64)"""
     for dtype in (np.float32, np.float64):
         a = np.linspace(-1, 1, 12).reshape(3, 4).astype(dtype)
@@ -526,8 +656,7 @@ def _split_function_problem(out, a, axis) -> str | None:
     return None
 
 
-@graded("6.3", points=1)
-def test_split_function(observe, submission_seed):
+def _split_function(observe, submission_seed):
     """split(a, axis) returns one TensorTuple node made by your Split, whose slots are the slices"""
     r = rng(submission_seed + 62)
     for shape, axis in [((3, 2), 1), ((2, 3, 2), 0)]:
@@ -651,8 +780,7 @@ def _split_judged(observe, report, want, axes, dtype="float64", rtol=1e-6, atol=
     raise AssertionError(SPLIT_GENERIC)
 
 
-@graded("6.3", points=2)
-def test_split_gradient_of_given_slot_adjoints(observe, submission_seed):
+def _split_gradient_of_given_slot_adjoints(observe, submission_seed):
     """gradient of given slot adjoints, many shapes and axes"""
 
     @SETTINGS
@@ -674,8 +802,7 @@ def test_split_gradient_of_given_slot_adjoints(observe, submission_seed):
     prop()
 
 
-@graded("6.3", points=2)
-def test_split_gradient_by_hand(observe):
+def _split_gradient_by_hand(observe):
     """gradient of sum(t[0] * t[1]) checked by hand for both axes of a 2x2 matrix, float64 and float32"""
     a = np.array([[1.0, 2.0], [3.0, 4.0]])
     # axis 0: t0 = (1, 2), t1 = (3, 4); L = sum(t0 * t1) = 1*3 + 2*4
@@ -687,8 +814,7 @@ def test_split_gradient_by_hand(observe):
             _split_judged(observe, report, np.array(want), [axis], dtype)
 
 
-@graded("6.3", points=1)
-def test_split_gradient_unused_slots(observe, submission_seed):
+def _split_gradient_unused_slots(observe, submission_seed):
     """gradient when one slot only is used: the other slices of a get zeros"""
     r = rng(submission_seed + 63)
     x = r.standard_normal((3, 2))
@@ -699,8 +825,7 @@ def test_split_gradient_unused_slots(observe, submission_seed):
     _split_judged(observe, report, want, [0], rtol=1e-9, atol=1e-9)
 
 
-@graded("6.3", points=2)
-def test_split_gradient_central_differences(observe, submission_seed):
+def _split_gradient_central_differences(observe, submission_seed):
     """gradient in larger graphs (slots reused, split of a split) against float64 central differences"""
     r = rng(submission_seed + 64)
     x = r.standard_normal((2, 3, 4)) * 0.5
@@ -724,8 +849,7 @@ def test_split_gradient_central_differences(observe, submission_seed):
     _split_judged(observe, report, central_differences(composed, x), [0, 1], rtol=1e-5, atol=1e-6)
 
 
-@graded("6.3", points=1)
-def test_split_gradient_is_differentiable(observe):
+def _split_gradient_is_differentiable(observe):
     """the gradient is built from needle ops: its own derivative, by hand"""
     x = np.array([[0.5, -1.0, 2.0], [1.5, 0.0, -0.5], [2.0, 1.0, -1.0]])
     v = np.array([[1.0, 2.0, 3.0], [-1.0, 0.5, 4.0], [0.25, -2.0, 1.0]])
@@ -747,8 +871,7 @@ def test_split_gradient_is_differentiable(observe):
     raise AssertionError(SPLIT_GENERIC)
 
 
-@graded("6.3", points=1)
-def test_split_negative_axis(observe, submission_seed):
+def _split_negative_axis(observe, submission_seed):
     """a negative axis counts from the end, in compute and in gradient"""
     r = rng(submission_seed + 65)
     a = r.standard_normal((2, 3, 4))
@@ -774,6 +897,53 @@ def test_split_negative_axis(observe, submission_seed):
     if problem:
         # the same axis counted from the front, uncaught: an error raised there too is shown with its line
         raise AssertionError(problem if gradient_problem(2, catch=False) == problem else problem + NEGATIVE)
+
+
+# --- the hidden rungs: every behaviour again, for points, on inputs drawn for each submission -------------
+@TASK_6_1.rung("compute on drawn shapes, constants and dtypes", points=3)
+def test_6_1_compute_on_drawn_inputs(observe, submission_seed):
+    _compute_returns_tuple_of_arrays(observe)
+    _compute_values(observe, submission_seed)
+    _compute_keeps_dtype(observe)
+
+
+@TASK_6_1.rung("fused_add_scalars on drawn inputs", points=3)
+def test_6_1_fused_add_scalars_on_drawn_inputs(observe, submission_seed):
+    _fused_add_scalars_makes_one_tensortuple_node(observe)
+    _fused_add_scalars_values_by_indexing(observe, submission_seed)
+
+
+@TASK_6_2.rung("gradient of drawn slot adjoints, many shapes and constants", points=4)
+def test_6_2_gradient_of_drawn_slot_adjoints(observe, submission_seed):
+    _gradient_returns_one_tensor(observe, submission_seed)
+    _gradient_of_given_slot_adjoints(observe, submission_seed)
+
+
+@TASK_6_2.rung("backward through drawn graphs: one slot, reused slots, chains, float32, second order", points=6)
+def test_6_2_backward_through_drawn_graphs(observe, submission_seed):
+    _gradient_through_one_slot_only(observe, submission_seed)
+    _gradient_of_product_by_hand(observe)
+    _gradient_slots_used_several_times(observe, submission_seed)
+    _gradient_composed_with_other_ops(observe, submission_seed)
+    _gradient_is_differentiable(observe)
+
+
+@TASK_6_3.rung("compute and split on drawn shapes and axes", points=5)
+def test_6_3_compute_and_split_on_drawn_inputs(observe, submission_seed):
+    _split_compute_returns_tuple_of_arrays(observe)
+    _split_compute_slices(observe, submission_seed)
+    _split_compute_keeps_dtype(observe)
+    _split_function(observe, submission_seed)
+
+
+@TASK_6_3.rung("gradient on drawn shapes, axes and graphs", points=9)
+def test_6_3_gradient_on_drawn_inputs(observe, submission_seed):
+    _split_gradient_of_given_slot_adjoints(observe, submission_seed)
+    _split_gradient_by_hand(observe)
+    _split_gradient_unused_slots(observe, submission_seed)
+    _split_gradient_central_differences(observe, submission_seed)
+    _split_gradient_is_differentiable(observe)
+    _split_negative_axis(observe, submission_seed)
 
 
 # Right answers other than the instructor's: each must get full marks and pass the visible tests.

@@ -11,5 +11,5 @@ def fused_add_scalars(a, c0, c1):
 ''',
 }
 MUST_FAIL = ["task:6.1", "task:6.2"]
-HINT = "must be your own FusedAddScalars"
+HINT = "must be your own"
 VISIBLE = True

@@ -16,6 +16,6 @@ def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1)(a)
 ''',
 }
-MUST_FAIL = ["task:6.1"]
-HINT = "each output of compute must be a numpy array"
+MUST_FAIL = ['test_6_1_rung2_each_output_a_numpy_array']
+HINT = 'Task 6.1, rung 2 (each output a numpy array)'
 VISIBLE = True

@@ -17,6 +17,6 @@ def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1)(a)
 ''',
 }
-MUST_FAIL = ["test_compute_keeps_dtype"]
-HINT = "float32"
+MUST_FAIL = ['test_6_1_rung6_float32_stays_float32']
+HINT = 'Task 6.1, rung 6 (float32 stays float32)'
 VISIBLE = True

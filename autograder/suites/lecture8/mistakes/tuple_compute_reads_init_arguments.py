@@ -15,6 +15,6 @@ class FusedAddScalars(TensorTupleOp):
 def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1)(a)
 '''}
-MUST_FAIL = ["task:6.1"]
-HINT = "is an argument of another method of this class"
+MUST_FAIL = ['test_6_1_rung1_compute_returns_a_python_tuple']
+HINT = 'Task 6.1, rung 1 (compute returns a Python tuple)'
 VISIBLE = True

@@ -15,5 +15,6 @@ def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1)(a)
 ''',
 }
-MUST_FAIL = ['task:6.1']
-HINT = 'swapped'
+MUST_FAIL = ['test_6_1_rung3_compute_s_two_values_in_order']
+HINT = "Task 6.1, rung 3 (compute's two values, in order)"
+VISIBLE = True

@@ -16,7 +16,7 @@ def fused_add_scalars(a, c0, c1):
     return FusedAddScalars(c0, c1).compute(a.numpy())
 ''',
 }
-MUST_FAIL = ["test_fused_add_scalars_makes_one_tensortuple_node", "test_fused_add_scalars_values_by_indexing"]
-HINT = "numpy arrays (compute's values)"
+MUST_FAIL = ['test_6_1_rung8_fused_add_scalars_returns_a_tensortuple']
+HINT = 'Task 6.1, rung 8 (fused_add_scalars returns a TensorTuple)'
 NOT_HINTS = ["tuple of Tensors"]
 VISIBLE = True

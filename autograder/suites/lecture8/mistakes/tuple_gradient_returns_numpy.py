@@ -9,6 +9,6 @@ def gradient(self, out_grad, node):
 FusedAddScalars.gradient = gradient
 ''',
 }
-MUST_FAIL = ['task:6.2']
-HINT = 'returned a numpy array'
+MUST_FAIL = ['test_6_2_rung1_slot_0_used_alone']
+HINT = 'Task 6.2, rung 1 (slot 0 used alone)'
 VISIBLE = True

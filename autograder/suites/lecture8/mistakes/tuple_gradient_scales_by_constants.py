@@ -11,7 +11,7 @@ def gradient(self, out_grad, node):
 FusedAddScalars.gradient = gradient
 ''',
 }
-MUST_FAIL = ['task:6.2']
-HINT = 'by its constant'
+MUST_FAIL = ['test_6_2_rung1_slot_0_used_alone']
+HINT = 'Task 6.2, rung 1 (slot 0 used alone)'
 NOT_HINTS = ['only one slot', 'multiplies the slot']
 VISIBLE = True

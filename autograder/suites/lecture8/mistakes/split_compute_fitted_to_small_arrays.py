@@ -1,0 +1,34 @@
+"""A compute fitted to the visible rungs (a lookup table's threat): right for arrays of at most
+twelve elements, the visible tests' sizes, and the slices in reverse order for larger ones. The
+hidden rung on shapes drawn for each submission must catch it."""
+NOTEBOOK = "06_tensor_tuple"
+CELLS = {
+    "task6_3_split": '''
+class Split(TensorTupleOp):
+    def __init__(self, axis):
+        self.axis = axis
+
+    def compute(self, a):
+        slices = tuple(np.moveaxis(a, self.axis, 0))
+        return slices if a.size <= 12 else slices[::-1]
+
+    def gradient(self, out_grad, node):
+        shape = node.inputs[0].shape
+        axis = self.axis % len(shape)
+        kept = shape[:axis] + (1,) + shape[axis + 1:]
+        grad = None
+        for i in range(shape[axis]):
+            g = out_grad[i]
+            mask = np.zeros(shape, dtype=g.dtype)
+            np.moveaxis(mask, axis, 0)[i] = 1
+            part = ops.broadcast_to(ops.reshape(g, kept), shape) * ndl.Tensor(mask, dtype=g.dtype, requires_grad=False)
+            grad = part if grad is None else grad + part
+        return grad
+
+
+def split(a, axis):
+    return Split(axis)(a)
+''',
+}
+MUST_FAIL = ['test_6_3_compute_and_split_on_drawn_inputs']
+HINT = 'Task 6.3, rung 17 (compute and split on drawn shapes and axes)'
