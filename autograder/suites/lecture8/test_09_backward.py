@@ -20,7 +20,8 @@ when the student's find_topo_sort gives a wrong order on the same graph, that or
 """
 import numpy as np
 
-from autograder.suite import StudentCodeError, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import StudentCodeError, load_probes
 from needle.adjoint_causes import matching_uses, partial_adjoint, uses_of
 from needle.autograd import Value
 from needle.gradcheck import node_adjoints
@@ -36,10 +37,99 @@ NEEDLE_WALKS = [
     "needle.autograd.find_topo_sort", "needle.autograd._topo_order", "needle.autograd.graph_node_count",
     "needle.viz", "needle.gradcheck",
 ]
-OWN_WORK = {
-    "9.1": ("find_topo_sort", NEEDLE_WALKS),
-    "9.2": ("compute_gradient_of_variables", NEEDLE_WALKS),
-}
+
+# Task 9.1's data rungs: each node's value is distinct, so an order reads as the array of values.
+# (An array, not a list: coursekit.ladder.message reads a shape only from an array's plain form.)
+ORDER = "np.array([v.numpy().item() for v in order])"
+TASK_9_1 = Task(
+    "9.1", names=["find_topo_sort"], own_work=NEEDLE_WALKS,
+    contract="find_topo_sort(node_list) is a list of every node reachable from the nodes of node_list through "
+             ".inputs, each once (by identity), each after all of its inputs; iterative, so a graph 5,000 ops deep "
+             "works, and linear in the graph; node_list is left as it was",
+    rungs=[
+        # a leaf alone: [x]
+        Rung("a leaf", given="x = ndl.Tensor([1.0]); order = find_topo_sort([x])", call=ORDER, expect=[1.0]),
+        # x = 1, 2x = 2, 2x + 1 = 3: the only order is x, 2x, y (each after its input)
+        Rung("a chain", given="x = ndl.Tensor([1.0]); y = x * 2.0 + 1.0; order = find_topo_sort([y])", call=ORDER,
+             expect=[1.0, 2.0, 3.0]),
+        # x = 1.5 used twice by one op: [x, y], x once
+        Rung("a node used twice", given="x = ndl.Tensor([1.5]); y = x + x; order = find_topo_sort([y])", call=ORDER,
+             expect=[1.5, 3.0]),
+        # y = x + 2x: x is an input of y and of 2x; the only order is x (1), 2x (2), y (3)
+        Rung("an input used again below", given="x = ndl.Tensor([1.0]); y = x + x * 2.0; order = find_topo_sort([y])",
+             call=ORDER, expect=[1.0, 2.0, 3.0]),
+        # the same, the inputs the other way round: y = 2x + x
+        Rung("the same, inputs swapped", given="x = ndl.Tensor([1.0]); y = x * 2.0 + x; order = find_topo_sort([y])",
+             call=ORDER, expect=[1.0, 2.0, 3.0]),
+        # a, t = (a + 1, a + 2), the two nodes t[0] (one per use), t[1], their product and the sum: 7 nodes.
+        # Hidden, with points: built by needle's ops in the worker (the two t[0] share one array), which the
+        # probes' graphs, assembled node by node, do not reproduce
+        Rung("a tuple node", given="a = ndl.Tensor([1.0, 2.0]); t = ndl.ops.fused_add_scalars(a, 1.0, 2.0); "
+                                   "y = t[0] * t[1] + t[0]; order = find_topo_sort([y])",
+             call="len(order)", expect=7, visible=False, points=1),
+        # two roots sharing a = 1 and u = 2a = 2: p = u + a = 3, q = 3u = 6; either root may come first,
+        # so the values are judged sorted: 1, 2, 3, 6, each once
+        Rung("several nodes in node_list",
+             given="a = ndl.Tensor([1.0]); u = a * 2.0; p = u + a; q = u * 3.0; order = find_topo_sort([p, q])",
+             call="np.sort(" + ORDER + ")", expect=[1.0, 2.0, 3.0, 6.0]),
+        # the caller's list is its own: [p, q] = [3, 6] as it was
+        Rung("node_list left as it was",
+             given="a = ndl.Tensor([1.0]); u = a * 2.0; node_list = [u + a, u * 3.0]; order = find_topo_sort(node_list)",
+             call="np.array([v.numpy().item() for v in node_list])", expect=[3.0, 6.0]),
+    ])
+
+# Task 9.2's data rungs: the student's backward runs in `given`, and a node's .grad is judged.
+BACKWARD = "compute_gradient_of_variables"
+TASK_9_2 = Task(
+    "9.2", names=[BACKWARD], own_work=NEEDLE_WALKS,
+    contract="compute_gradient_of_variables(output_tensor, out_grad) stores in every node reachable from the output "
+             "that requires a gradient its adjoint (the sum of the partial adjoints of all its uses, out_grad for the "
+             "output) as a needle Tensor in .grad, the inner nodes too; each op's gradient called at most once per "
+             "node, iteratively (a graph 5,000 ops deep works); a second call gives the same adjoints whatever .grad "
+             "held; out_grad is left as it was; returns None",
+    rungs=[
+        # y = 3x: dy/dx = 3, times out_grad 1
+        Rung("one op", given=f"x = ndl.Tensor([2.0]); y = x * 3.0; {BACKWARD}(y, ndl.Tensor([1.0]))", call="x.grad",
+             expect=[3.0], returns="Tensor"),
+        # the same with out_grad 2: 3 * 2
+        Rung("out_grad other than one", given=f"x = ndl.Tensor([2.0]); y = x * 3.0; {BACKWARD}(y, ndl.Tensor([2.0]))",
+             call="x.grad", expect=[6.0], returns="Tensor"),
+        # y = (3x) + 1: the add passes 1 on to a = 3x (a's adjoint), which sends 3 to x
+        Rung("a chain, every node's adjoint",
+             given=f"x = ndl.Tensor([2.0]); a = x * 3.0; y = a + 1.0; {BACKWARD}(y, ndl.Tensor([1.0]))",
+             call="[x.grad, a.grad]", expect=[[3.0], [1.0]]),
+        # y = (x * c) * c with c a constant 3: each EWiseMul sends None to c (twice: nothing to add up), and
+        # x gets c * c = 9
+        Rung("a constant used twice (no partial adjoints)",
+             given=f"x = ndl.Tensor([2.0]); c = ndl.Tensor([3.0], requires_grad=False); y = (x * c) * c; "
+                   f"{BACKWARD}(y, ndl.Tensor([1.0]))", call="x.grad", expect=[9.0], returns="Tensor"),
+        # y = x + x: each slot sends 1: 1 + 1
+        Rung("a node used twice", given=f"x = ndl.Tensor([2.0]); y = x + x; {BACKWARD}(y, ndl.Tensor([1.0]))",
+             call="x.grad", expect=[2.0], returns="Tensor"),
+        # a = 2x, y = a + 3a: a gets 1 from y and 3 from 3a (deeper: it must wait for it), 4; x gets 2 * 4 = 8
+        Rung("a node used at two depths",
+             given=f"x = ndl.Tensor([2.0]); a = x * 2.0; y = a + a * 3.0; {BACKWARD}(y, ndl.Tensor([1.0]))",
+             call="x.grad", expect=[8.0], returns="Tensor"),
+        # y = s * s + s at s = 3, out_grad 2: the product sends 3 * 2 twice, the sum 2: 6 + 6 + 2 = 14
+        Rung("a node used three times",
+             given=f"s = ndl.Tensor([3.0]); y = s * s + s; {BACKWARD}(y, ndl.Tensor([2.0]))",
+             call="s.grad", expect=[14.0], returns="Tensor"),
+        # y = x + x with out_grad 1, then again with out_grad 5: the second call's adjoint alone, 5 + 5
+        Rung("called twice",
+             given=f"x = ndl.Tensor([2.0]); y = x + x; {BACKWARD}(y, ndl.Tensor([1.0])); {BACKWARD}(y, ndl.Tensor([5.0]))",
+             call="x.grad", expect=[10.0], returns="Tensor"),
+        # y = x + x with out_grad g = 1: g itself still holds 1 afterwards
+        Rung("out_grad left as it was",
+             given=f"x = ndl.Tensor([2.0]); y = x + x; g = ndl.Tensor([1.0]); {BACKWARD}(y, g)",
+             call="g", expect=[1.0], returns="Tensor"),
+        # a = (1, 2), t = (a + 1, a + 2), y = t0 * t1 + t0, out_grad (1, -2): t0 is used twice, t once per slot
+        # use; a gets the derivative of (a + 1)(a + 2) + (a + 1), 2a + 4 = (6, 8), times out_grad: (6, -16)
+        Rung("a tuple node",
+             given=f"a = ndl.Tensor([1.0, 2.0]); t = ndl.ops.fused_add_scalars(a, 1.0, 2.0); y = t[0] * t[1] + t[0]; "
+                   f"{BACKWARD}(y, ndl.Tensor([1.0, -2.0]))", call="a.grad", expect=[6.0, -16.0], returns="Tensor",
+             visible=False, points=1),  # hidden, with points: built by needle's ops in the worker, as for Task 9.1
+    ])
+declare(globals(), TASK_9_1, TASK_9_2)
 
 # A walk that visits each node a few times reads .inputs a few times per node; one that follows
 # every path reads it once per path: about 7.5 x 10^18 times on the 90-step ladder, 4 x 10^12 on 60 steps.
@@ -517,16 +607,18 @@ def random_graph(seed: int) -> dict:
 # --- Task 9.1: find_topo_sort ------------------------------------------------------------------
 
 
-@graded("9.1", points=1)
-def test_topo_leaf_and_small_graph(observe):
-    """find_topo_sort of a leaf and of a small graph"""
-    check_topo(observe, "leaf")  # [leaf]
+def check_shared_nodes_once(observe):
+    """find_topo_sort lists a node reached along several paths once"""
     check_topo(observe, "diamond")  # a, b = 2a, c = b + b, d = c * a: a before b before c before d
+    check_topo(observe, "shared")  # s, s * s, s * s + s: s is reached three times
+    check_topo(observe, "tuple")  # the tuple node is reached through three TupleGetItems
+    check_topo(observe, "two_outputs")  # u + a and u * 3 share u and a: 5 nodes, each once; node_list kept
 
 
-@graded("9.1", points=2)
+@TASK_9_1.rung("a diamond, shared nodes, a tuple node, two outputs, random graphs", points=3)
 def test_topo_inputs_before_users(observe, submission_seed):
-    """find_topo_sort lists every node after all of its inputs"""
+    """find_topo_sort lists every node once, after all of its inputs, on more graphs"""
+    check_shared_nodes_once(observe)
     check_topo(observe, "two_path")
     for mirrored in (False, True):  # y = x + 2x and 2x + x: a node pushed before it is listed, either way
         check_topo(observe, "input_used_below", mirrored=mirrored)
@@ -536,27 +628,14 @@ def test_topo_inputs_before_users(observe, submission_seed):
         check_topo(observe, "recipe", **recipe)
 
 
-@graded("9.1", points=2)
-def test_topo_shared_nodes_once(observe):
-    """find_topo_sort lists a node reached along several paths once"""
-    check_topo(observe, "shared")  # s, s * s, s * s + s: s is reached three times
-    check_topo(observe, "tuple")  # the tuple node is reached through three TupleGetItems
-
-
-@graded("9.1", points=1)
-def test_topo_several_roots(observe):
-    """find_topo_sort walks from every node of node_list"""
-    check_topo(observe, "two_outputs")  # u + a and u * 3 share u and a: 5 nodes, each once
-
-
-@graded("9.1", points=2)
+@TASK_9_1.rung("a ladder of 90 adds (10^18 paths)", points=3)
 def test_topo_many_paths(observe):
     """find_topo_sort on a graph with exponentially many paths"""
     # two leaves + 90 adds = 92 nodes; the number of paths is a Fibonacci number, F(92), about 7.5 x 10^18
     check_topo(observe, "ladder", n=90, reads_per_node=READS_PER_NODE)
 
 
-@graded("9.1", points=2)
+@TASK_9_1.rung("a chain of 5,000 naive updates", points=3)
 def test_topo_deep_chain(observe):
     """find_topo_sort of the graph of 5,000 naive updates"""
     # 1 + 2 * 5,000 nodes, 5,000 deep: a recursive walk hits Python's recursion limit (the
@@ -567,9 +646,7 @@ def test_topo_deep_chain(observe):
 # --- Task 9.2: compute_gradient_of_variables ---------------------------------------------------
 
 
-@graded("9.2", points=3)
-def test_backward_lecture_model(observe):
-    """the adjoints of the lecture's two-path model, derived by hand"""
+def check_lecture_model(observe):
     check_backward(observe, "two_path", [1.0], reference("two_path", [1.0]))
     # x = y = 2, every s = 1 and b = 0: h = (2 + 0) + (2 + 0) = 4, L = (h - y)^2 = 4.
     # dL/dL = 1 (out_grad); dL/dh = 2 (h - y) = 4; each path's output f_i = x s_i + b_i gets
@@ -581,8 +658,7 @@ def test_backward_lecture_model(observe):
     check_backward(observe, "two_path", [1.0], [np.array([hand[n]]) for n in hand], picked)
 
 
-@graded("9.2", points=2)
-def test_backward_shared_node(observe):
+def check_shared_node(observe):
     """the adjoint of a node used three times is the sum of its three partial adjoints, the same
     when a second call finds the first call's .grad in place"""
     # y = s * s + s at s = 3 with out_grad 2: the product sends s twice s * 2 = 6 (once per
@@ -596,26 +672,13 @@ def test_backward_shared_node(observe):
         assert not f["aborted"], ADJOINT_PROBLEMS["aborted"]
     assert again is None, CALLED_TWICE
 
-
-@graded("9.2", points=2)
-def test_backward_diamond(observe):
+def check_diamond(observe):
     """the adjoints of a diamond: b = 2a, c = b + b, d = c * a"""
     # at a = 1.5, out_grad 1: d gets 1; c gets a = 1.5; b gets 1.5 + 1.5 = 3 (used twice by
     # c); a gets c = 4a = 6 from d plus 2 * 3 = 6 from b: 12 (= dd/da = 8a)
     check_backward(observe, "diamond", [1.0], [np.array([12.0]), np.array([3.0]), np.array([1.5]), np.array([1.0])])
 
-
-@graded("9.2", points=3)
-def test_backward_random_graphs(observe, submission_seed):
-    """every node's adjoint on random graphs, checked by central differences"""
-    for k in range(3):
-        recipe = random_graph(submission_seed + 1_000 + 100 * k)
-        out_grad = recipe.pop("out_grad")
-        check_backward(observe, "recipe", out_grad, reference("recipe", out_grad, **recipe), **recipe)
-
-
-@graded("9.2", points=2)
-def test_backward_tensor_tuple_graph(observe):
+def check_tensor_tuple_graph(observe):
     """the adjoints of a graph with a TensorTuple node used three times"""
     # a = (1, 2), t = (t0, t1) = (a + 1, a + 2) = ((2, 3), (3, 4)), out = t0 * t1 + t0, out_grad
     # g = (1, -2). out gets g; t0 * t1 gets g; t[1] gets g * t0 = (2, -6); the two t[0] nodes get
@@ -630,7 +693,18 @@ def test_backward_tensor_tuple_graph(observe):
     check_backward(observe, "tuple", [1.0, -2.0], reference("tuple", [1.0, -2.0]))
 
 
-@graded("9.2", points=2)
+@TASK_9_2.rung("graphs by hand (the lecture's model, three uses, called twice, a diamond, a tuple node), random graphs", points=9)
+def test_backward_random_graphs(observe, submission_seed):
+    """the graphs worked out by hand; every node's adjoint on random graphs, checked by central differences"""
+    for check in (check_lecture_model, check_shared_node, check_diamond, check_tensor_tuple_graph):
+        check(observe)
+    for k in range(3):
+        recipe = random_graph(submission_seed + 1_000 + 100 * k)
+        out_grad = recipe.pop("out_grad")
+        check_backward(observe, "recipe", out_grad, reference("recipe", out_grad, **recipe), **recipe)
+
+
+@TASK_9_2.rung("a ladder of 60 adds (10^12 paths)", points=3)
 def test_backward_many_paths(observe):
     """the adjoints of a ladder of 60 adds: each node's gradient called once, not once per path"""
     # x_{k+1} = x_k + x_{k-1} up to x_61 with out_grad 1. Node x_j is used by x_{j+1} and x_{j+2}:
@@ -649,7 +723,7 @@ def test_backward_many_paths(observe):
                    reads_per_node=READS_PER_NODE)
 
 
-@graded("9.2", points=2)
+@TASK_9_2.rung("a chain of 5,000 naive updates", points=3)
 def test_backward_deep_chain(observe):
     """the adjoints of the graph of 5,000 naive updates"""
     # w_k = w_{k-1} + c_k: each add passes its adjoint on unchanged, so the starting w and

@@ -20,7 +20,6 @@ def compute_gradient_of_variables(output_tensor, out_grad):
                 partials.setdefault(x, []).append(partial)
 ''',
 }
-MUST_FAIL = ["test_backward_shared_node", "test_backward_random_graphs", "test_backward_tensor_tuple_graph",
-             "test_backward_deep_chain"]
-HINT = "start from out_grad"
+MUST_FAIL = ['test_9_2_rung2_out_grad_other_than_one', 'test_9_2_rung10_a_tuple_node', 'test_backward_random_graphs', 'test_backward_deep_chain']
+HINT = 'Task 9.2, rung 2 (out_grad other than one)'
 VISIBLE = True

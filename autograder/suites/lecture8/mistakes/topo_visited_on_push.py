@@ -23,6 +23,6 @@ def find_topo_sort(node_list):
                     stack.append((x, False))
     return order
 '''}
-MUST_FAIL = ["test_topo_inputs_before_users"]
-HINT = "marks a node visited when it pushes it"
+MUST_FAIL = ['test_9_1_rung4_an_input_used_again_below', 'test_9_2_rung6_a_node_used_at_two_depths', 'test_topo_inputs_before_users']
+HINT = 'Task 9.1, rung 4 (an input used again below)'
 VISIBLE = True

@@ -23,6 +23,6 @@ def find_topo_sort(node_list):
                     stack.append((x, False))
     return order
 '''}
-MUST_FAIL = ["test_topo_inputs_before_users"]
-HINT = "marks a node visited when it pushes it"
+MUST_FAIL = ['test_9_1_rung5_the_same_inputs_swapped', 'test_9_2_rung7_a_node_used_three_times', 'test_topo_inputs_before_users', 'test_topo_many_paths', 'test_backward_random_graphs', 'test_backward_many_paths']
+HINT = 'Task 9.1, rung 5 (the same, inputs swapped)'
 VISIBLE = True
