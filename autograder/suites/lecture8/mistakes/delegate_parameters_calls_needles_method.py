@@ -21,4 +21,4 @@ class Module:
 }
 MUST_FAIL = ["task:4.1"]
 HINT = "Task 4.1 must be your own Parameter and Module"
-VISIBLE = True
+VISIBLE = False

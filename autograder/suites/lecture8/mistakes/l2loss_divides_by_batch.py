@@ -9,6 +9,6 @@ class L2Loss(Module):
         return d * d / x.shape[0]
 ''',
 }
-MUST_FAIL = ["task:4.3"]
-HINT = "a mean"
-VISIBLE = True
+MUST_FAIL = ['test_l2_loss_gradient']
+HINT = 'Task 4.3, rung 6 (batches of shapes drawn per submission)'
+VISIBLE = False

@@ -8,6 +8,6 @@ class L2Loss(Module):
         return ndl.Tensor((x.numpy() - y.numpy()) ** 2)
 ''',
 }
-MUST_FAIL = ["test_l2_loss_gradient"]
-HINT = "needle operations"
+MUST_FAIL = ['test_4_3_rung4_the_gradient_with_respect_to_x', 'test_l2_loss_gradient']
+HINT = 'Task 4.3, rung 4 (the gradient with respect to x)'
 VISIBLE = True

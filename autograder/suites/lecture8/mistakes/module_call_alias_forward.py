@@ -36,6 +36,6 @@ class Module:
     __call__ = forward
 ''',
 }
-MUST_FAIL = ["test_call_runs_forward"]
-HINT = "binds that function once"
+MUST_FAIL = ['test_4_1_rung17_module_x_returns_forward_x']
+HINT = 'NotImplementedError'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 17, module(x) returns forward(x); the tasks whose modules are called through it)
 VISIBLE = True

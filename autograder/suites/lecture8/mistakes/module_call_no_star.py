@@ -32,6 +32,6 @@ class Module:
         raise NotImplementedError()
 ''',
 }
-MUST_FAIL = ["test_call_runs_forward", "test_multipath_structure", "test_multipath_gradient"]
-HINT = 'pass every positional and keyword argument on to forward unchanged'
+MUST_FAIL = ['test_4_1_rung17_module_x_returns_forward_x']
+HINT = 'TypeError'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 17, module(x) returns forward(x); the tasks whose modules are called through it)
 VISIBLE = True

@@ -34,6 +34,6 @@ class Module:
         return self.forward(x)
 ''',
 }
-MUST_FAIL = ["test_call_runs_forward"]
-HINT = "any arguments"
+MUST_FAIL = ['test_4_1_rung18_every_argument_passed_on']
+HINT = 'TypeError'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 18, every argument passed on; the tasks whose modules are called through it)
 VISIBLE = True

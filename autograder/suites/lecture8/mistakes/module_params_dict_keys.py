@@ -33,6 +33,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_in_dicts", "test_parameters_nested_modules"]
-HINT = "a for loop over a dict gives its keys"
-VISIBLE = False
+MUST_FAIL = ['test_4_1_rung8_a_sub_module']
+HINT = 'Task 4.1, rung 8 (a sub-module)'
+VISIBLE = True

@@ -30,6 +30,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_shared_once", "test_parameters_random_trees"]
-HINT = "twice"
+MUST_FAIL = ['test_4_1_rung14_a_parameter_under_two_names', 'test_parameters_random_trees']
+HINT = 'Task 4.1, rung 14 (a Parameter under two names)'
 VISIBLE = True

@@ -29,7 +29,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_attribute_order", "test_parameters_nested_modules", "test_parameters_in_dicts",
-             "test_parameters_in_lists_and_tuples", "test_parameters_shared_once", "test_parameters_random_trees"]
-HINT = "sub-modules"
+MUST_FAIL = ['test_4_1_rung8_a_sub_module', 'test_parameters_random_trees']
+HINT = 'Task 4.1, rung 8 (a sub-module)'
 VISIBLE = True

@@ -35,6 +35,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_in_dicts", "test_parameters_in_lists_and_tuples"]
-HINT = "containers inside containers"
+MUST_FAIL = ['test_4_1_rung13_containers_inside_containers']
+HINT = 'Task 4.1, rung 13 (containers inside containers)'
 VISIBLE = True

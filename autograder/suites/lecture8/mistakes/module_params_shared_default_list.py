@@ -31,6 +31,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_nested_modules"]
-HINT = "A default argument (found=[]) is made once"
+MUST_FAIL = ['test_4_1_rung2_a_second_module']
+HINT = 'Task 4.1, rung 2 (a second module)'
 VISIBLE = True

@@ -35,6 +35,6 @@ class Module:
         return self.forward(*args, **kwargs)
 ''',
 }
-MUST_FAIL = ["test_parameters_attribute_order", "test_parameters_random_trees"]
-HINT = "attribute order"
+MUST_FAIL = ['test_4_1_rung5_attribute_order', 'test_parameters_random_trees']
+HINT = 'Task 4.1, rung 5 (attribute order)'
 VISIBLE = True

@@ -18,6 +18,6 @@ class Module:
         raise NotImplementedError()
 ''',
 }
-MUST_FAIL = ["task:4.1"]
-HINT = "returned nothing"
+MUST_FAIL = ['test_4_1_rung1_the_parameters_in_attributes']
+HINT = 'your code gave'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 1, the Parameters in attributes; the tasks whose modules are called through it)
 VISIBLE = True

@@ -23,6 +23,6 @@ class MultiPathScaleAdd(Module):
         return self.path0(x) + self.path0(x)
 ''',
 }
-MUST_FAIL = ["test_multipath_gradient"]
-HINT = "both paths"
+MUST_FAIL = ['test_4_2_rung9_each_path_s_gradients']
+HINT = "Task 4.2, rung 9 (each path's gradients)"
 VISIBLE = True

@@ -53,6 +53,6 @@ class Module:
         raise NotImplementedError(f"{type(self).__name__} must define forward()")
 ''',
 }
-MUST_FAIL = ["test_parameters_direct_attributes", "task:4.2"]
-HINT = "Parameter must take what a Tensor takes"
-VISIBLE = True
+MUST_FAIL = ['test_4_2_rung1_s_and_b_are_parameters']
+HINT = 'Task 4.2, rung 1 (s and b are Parameters)'
+VISIBLE = False  # Task 4.1's visible rungs make no Parameter with a dtype; 4.2's catch it

@@ -36,5 +36,6 @@ class Module:
         raise NotImplementedError()
 ''',
 }
-MUST_FAIL = ["test_parameters_attribute_order"]
-HINT = "does not hold"
+MUST_FAIL = ['test_4_1_rung7_what_the_module_holds_not_when_it_was_made']
+HINT = 'Task 4.1, rung 7 (what the module holds, not when it was made)'
+VISIBLE = True

@@ -24,6 +24,6 @@ class MultiPathScaleAdd(Module):
         return self.path0(x) + self.path1(x)
 ''',
 }
-MUST_FAIL = ["task:4.2"]
-HINT = "must be float32, like the inputs"
+MUST_FAIL = ['test_4_2_rung3_float32']
+HINT = 'Task 4.2, rung 3 (float32)'
 VISIBLE = True

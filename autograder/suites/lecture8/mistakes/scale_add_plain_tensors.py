@@ -23,5 +23,6 @@ class MultiPathScaleAdd(Module):
         return self.path0(x) + self.path1(x)
 ''',
 }
-MUST_FAIL = ["task:4.2"]
-HINT = "are plain Tensors"
+MUST_FAIL = ['test_4_2_rung1_s_and_b_are_parameters']
+HINT = 'Task 4.2, rung 1 (s and b are Parameters)'
+VISIBLE = True

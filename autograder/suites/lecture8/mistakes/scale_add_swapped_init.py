@@ -22,6 +22,6 @@ class MultiPathScaleAdd(Module):
         return self.path0(x) + self.path1(x)
 ''',
 }
-MUST_FAIL = ["task:4.2"]
-HINT = "each other's initial values"
+MUST_FAIL = ['test_4_2_rung2_their_initial_values']
+HINT = 'Task 4.2, rung 2 (their initial values)'
 VISIBLE = True

@@ -18,6 +18,6 @@ class MultiPathScaleAdd(Module):
         return x
 ''',
 }
-MUST_FAIL = ["task:4.2"]
-HINT = "holds no Parameters"
+MUST_FAIL = ['test_4_2_rung1_s_and_b_are_parameters']
+HINT = 'Task 4.2, rung 1 (s and b are Parameters)'
 VISIBLE = True

@@ -155,68 +155,6 @@ def tree_parameters(ns, tree, early=()):
     return _parameters_of(tree, need(ns, "Module"), need(ns, "Parameter"), early)
 
 
-@probe("Module", "Parameter")
-def trees_parameters(ns, trees):
-    """tree_parameters of several small trees at once (to tell what a walk misses)."""
-    Module, Parameter = need(ns, "Module"), need(ns, "Parameter")
-    return [_parameters_of(tree, Module, Parameter) for tree in trees]
-
-
-def _echo_class(Module, seen: dict):
-    """A Module subclass whose forward returns what it received, ["echo", args, kwargs] (a
-    value the trusted side checks), and notes in ``seen`` that it ran (for a hint only)."""
-
-    class Echo(Module):
-        def forward(self, *a, **k):
-            seen["ran"] = True
-            seen["same_self"] = self is seen.get("module")
-            return ["echo", list(a), dict(k)]
-
-    return Echo
-
-
-def _call(Module, args, kwargs) -> dict:
-    """module(*args, **kwargs) for an Echo module: what it returned (plain data), and whether
-    forward ran and on the module itself (a hint only)."""
-    call = getattr(Module, "__dict__", {}).get("__call__")
-    if call is not None and call is Module.__dict__.get("forward"):  # `__call__ = forward` in the class body
-        return {"type_error": False, "base_forward": True}
-    seen: dict = {}
-    m = _echo_class(Module, seen)()
-    seen["module"] = m
-    try:
-        result = m(*args, **kwargs)
-    except TypeError:  # e.g. a __call__ that takes one argument only
-        return {"type_error": True}
-    echoed = isinstance(result, list) and len(result) == 3 and result[0] == "echo"
-    return {
-        "type_error": False,
-        "returned": result if echoed else ("none" if result is None else "other"),
-        "forward_ran": seen.get("ran", False),
-        "same_self": seen.get("same_self", False),
-    }
-
-
-@probe("Parameter")
-def parameter_arguments(ns):
-    """Parameter(value, dtype=..., requires_grad=...), as a Tensor is made: whether the student's
-    class takes those arguments (an __init__ of its own that drops them does not), and keeps them."""
-    try:
-        p = need(ns, "Parameter")([1.0, 2.0], dtype="float64", requires_grad=False)
-    except TypeError:
-        return {"takes": False}
-    return {"takes": True, "is_tensor": isinstance(p, ndl.Tensor), "dtype": str(p.dtype),
-            "requires_grad": p.requires_grad is True}
-
-
-@probe("Module")
-def call_forward(ns, args, kwargs):
-    """Call a Module subclass whose forward echoes its arguments, with these arguments and with
-    one positional argument (to tell a __call__ that takes only one)."""
-    Module = need(ns, "Module")
-    return {"call": _call(Module, args, kwargs), "one": _call(Module, [0.5], {})}
-
-
 # --- ScaleAdd / MultiPathScaleAdd (Task 4.2) ------------------------------------------------
 def _grad(p):
     if not isinstance(p, ndl.Tensor) or p.grad is None:
@@ -224,154 +162,33 @@ def _grad(p):
     return np.asarray(p.grad.numpy(), dtype=np.float64)
 
 
-def _param_facts(p, Parameter) -> dict:
-    if not isinstance(p, ndl.Tensor):
-        return {"is_parameter": False, "is_tensor": False, "missing": p is None}
-    return {
-        "missing": False,
-        "is_tensor": True,
-        "is_parameter": isinstance(p, Parameter),
-        "value": np.asarray(p.numpy(), dtype=np.float64),
-        "dtype": str(p.dtype),
-        "requires_grad": p.requires_grad is True,
-        "leaf": p.op is None,
-    }
+def _array(t):
+    return np.asarray(t.numpy(), dtype=np.float64) if isinstance(t, ndl.Tensor) else None
 
 
-def _holds_parameters(m, Parameter, Module) -> bool:
-    """Does the module hold a Parameter as an attribute, or as an attribute of a sub-module it holds
-    (ScaleAdd's s and b, MultiPathScaleAdd's paths')? Two levels, read here, not with the student's
-    parameters(), and no walk of a tree (one would be Task 4.1's answer, red team round 9)."""
-    if not isinstance(m, Module):
-        return False
-    for v in vars(m).values():
-        if isinstance(v, Parameter):
-            return True
-        if isinstance(v, Module) and any(isinstance(w, Parameter) for w in vars(v).values()):
-            return True
-    return False
-
-
-def _basics(ns) -> dict:
-    """What every Task 4.2 result rests on: module(x) returns forward(x) (Task 4.1's __call__),
-    ScaleAdd() holds Parameters s and b (their shapes), ScaleAdd(2.5, -0.75) starts from its
-    arguments, and its forward value at x = 2."""
-    ScaleAdd, Parameter, Module = need(ns, "ScaleAdd"), need(ns, "Parameter"), need(ns, "Module")
-    m = ScaleAdd()
-    params = (getattr(m, "s", None), getattr(m, "b", None))
-    shapes = [list(p.shape) if isinstance(p, ndl.Tensor) else None for p in params]
-    facts = {
-        "call": _call(Module, [0.5], {}),
-        "holds_parameters": _holds_parameters(m, Parameter, Module),
-        "shapes": shapes,
-        "dtypes": [str(p.dtype) if isinstance(p, ndl.Tensor) else None for p in params],
-        "init": None,
-        "forward": None,
-    }
-    if shapes == [[1], [1]] and facts["dtypes"] == ["float32", "float32"]:
-        m = ScaleAdd(2.5, -0.75)
-        facts["init"] = [np.asarray(p.numpy(), dtype=np.float64) if isinstance(p, ndl.Tensor) else None
-                         for p in (getattr(m, "s", None), getattr(m, "b", None))]
-        try:  # judged only by the tests that need it (the Parameters' test does not)
-            out = m.forward(ndl.Tensor([2.0], requires_grad=False))
-        except Exception:
-            facts["forward_raised"] = True
-        else:
-            facts["forward"] = np.asarray(out.numpy(), dtype=np.float64) if isinstance(out, ndl.Tensor) else None
-    return facts
-
-
-@probe("ScaleAdd", "Parameter", "Module")
-def scale_add_facts(ns, init=None):
-    """ScaleAdd() (init None), ScaleAdd(*init) (a list) or ScaleAdd(**init) (a dict): s and b."""
-    ScaleAdd, Parameter = need(ns, "ScaleAdd"), need(ns, "Parameter")
-    if init is None:
-        m = ScaleAdd()
-    elif isinstance(init, list):
-        m = ScaleAdd(*init)
-    else:
-        m = ScaleAdd(**init)
-    s, b = getattr(m, "s", None), getattr(m, "b", None)
-    return {"basics": _basics(ns), "s": _param_facts(s, Parameter), "b": _param_facts(b, Parameter),
-            "distinct": s is not b}
-
-
-@probe("ScaleAdd", "Parameter", "Module")
+@probe("ScaleAdd")
 def scale_add_grad(ns, s, b, x):
-    """out = ScaleAdd(s, b).forward(x) for a one-element x, then out.backward()."""
-    facts = {"basics": _basics(ns)}
-    if facts["basics"]["init"] is None:  # no Parameters, or of the wrong shape or dtype: nothing to run
-        return facts
+    """out = ScaleAdd(s, b)(x) for a one-element x, then out.backward(): the output and the gradients of s and b."""
     m = need(ns, "ScaleAdd")(s, b)
-    ps, pb = getattr(m, "s", None), getattr(m, "b", None)
-    xt = ndl.Tensor([x], requires_grad=False)
-    out = m.forward(xt)
-    facts["is_tensor"] = isinstance(out, ndl.Tensor)
-    facts["out"] = np.asarray(out.numpy(), dtype=np.float64) if facts["is_tensor"] else None
-    facts["returned_input"] = out is xt
-    facts["has_graph"] = facts["is_tensor"] and out.op is not None
-    if facts["is_tensor"] and out.requires_grad and out.shape == (1,):
+    out = m(ndl.Tensor([x], requires_grad=False))
+    if isinstance(out, ndl.Tensor) and out.requires_grad and out.shape == (1,):
         out.backward()
-    facts["ds"], facts["db"] = _grad(ps), _grad(pb)
-    return facts
+    return {"out": _array(out), "ds": _grad(getattr(m, "s", None)), "db": _grad(getattr(m, "b", None))}
 
 
-def _multipath(ns):
-    MultiPath, ScaleAdd = need(ns, "MultiPathScaleAdd"), need(ns, "ScaleAdd")
-    Parameter, Module = need(ns, "Parameter"), need(ns, "Module")
-    facts = {"basics": _basics(ns)}
-    m = MultiPath()
-    p0, p1 = getattr(m, "path0", None), getattr(m, "path1", None)
-    facts |= {
-        "holds_parameters": _holds_parameters(m, Parameter, Module),
-        "paths_are_scale_add": isinstance(p0, ScaleAdd) and isinstance(p1, ScaleAdd),
-        "distinct_paths": p0 is not p1,
-    }
-    ready = (facts["basics"]["call"].get("returned") == ["echo", [0.5], {}]
-             and facts["basics"]["init"] is not None and facts["paths_are_scale_add"])
-    return m, ScaleAdd, facts, ready
-
-
-@probe("MultiPathScaleAdd", "ScaleAdd", "Parameter", "Module")
-def multipath_facts(ns, x):
-    """Structure of MultiPathScaleAdd() and its forward value at x."""
-    m, _, facts, ready = _multipath(ns)
-    if not ready:
-        return facts
-    params = [getattr(m.path0, "s", None), getattr(m.path0, "b", None),
-              getattr(m.path1, "s", None), getattr(m.path1, "b", None)]
-    facts["distinct_params"] = len({id(p) for p in params})
-    facts["values"] = [np.asarray(p.numpy(), dtype=np.float64) if isinstance(p, ndl.Tensor) else None
-                       for p in params]
-    out = m.forward(ndl.Tensor([x], requires_grad=False))
-    facts["out"] = np.asarray(out.numpy(), dtype=np.float64) if isinstance(out, ndl.Tensor) else None
-    return facts
-
-
-@probe("MultiPathScaleAdd", "ScaleAdd", "Parameter", "Module")
-def multipath_grad(ns, x, y, paths=None):
-    """L = (h - y)^2 with h = MultiPathScaleAdd().forward(x), written with needle ops; L.backward().
-
-    ``paths`` = [[s0, b0], [s1, b1]] replaces path0 / path1 by ScaleAdd(s0, b0) / ScaleAdd(s1, b1);
-    None keeps the model's own paths. Returns h, L and the gradients of path0.s, path0.b,
-    path1.s, path1.b."""
-    m, ScaleAdd, facts, ready = _multipath(ns)
-    if not ready:
-        return facts
-    if paths is not None:
-        m.path0 = ScaleAdd(*paths[0])
-        m.path1 = ScaleAdd(*paths[1])
-    h = m.forward(ndl.Tensor([x], requires_grad=False))
-    if not isinstance(h, ndl.Tensor):
-        return facts | {"h": None}
-    z = h - ndl.Tensor([y], requires_grad=False)
-    loss = z * z
-    if loss.requires_grad and loss.shape == (1,):
-        loss.backward()
-    return facts | {
-        "h": np.asarray(h.numpy(), dtype=np.float64),
-        "grads": [_grad(getattr(path, name, None)) for path in (m.path0, m.path1) for name in ("s", "b")],
-    }
+@probe("MultiPathScaleAdd", "ScaleAdd")
+def multipath_grad(ns, x, y, paths):
+    """L = (h - y)^2 with h = MultiPathScaleAdd()(x), its paths replaced by ScaleAdd(s0, b0) and ScaleAdd(s1, b1)
+    (``paths`` = [[s0, b0], [s1, b1]]), written with needle ops; L.backward(). Returns h and the gradients of
+    path0.s, path0.b, path1.s, path1.b."""
+    ScaleAdd = need(ns, "ScaleAdd")
+    m = need(ns, "MultiPathScaleAdd")()
+    m.path0, m.path1 = ScaleAdd(*paths[0]), ScaleAdd(*paths[1])
+    h = m(ndl.Tensor([x], requires_grad=False))
+    if isinstance(h, ndl.Tensor) and h.requires_grad and h.shape == (1,):
+        z = h - ndl.Tensor([y], requires_grad=False)
+        (z * z).backward()
+    return {"h": _array(h), "grads": [_grad(getattr(path, name, None)) for path in (m.path0, m.path1) for name in ("s", "b")]}
 
 
 # --- L2Loss (Task 4.3) ----------------------------------------------------------------------
