@@ -12,6 +12,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ["task:7.3"]
-HINT = "numpy float32"
+MUST_FAIL = ['test_7_3_rung2_a_list_of_python_floats']
+HINT = 'Task 7.3, rung 2 (a list of Python floats)'
 VISIBLE = True

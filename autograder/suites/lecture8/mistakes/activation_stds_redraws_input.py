@@ -12,6 +12,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ["test_stds_draws_the_input_first", "test_stds_new_weights_per_layer", "test_stds_kaiming_keeps_scale"]
-HINT = "draws a new input at every layer"
+MUST_FAIL = ['test_7_3_rung4_each_layer_s_input_is_the_previous_layer_s_output', 'test_stds_identity_layers', 'test_stds_random_weights']
+HINT = "Task 7.3, rung 4 (each layer's input is the previous layer's output)"
 VISIBLE = True

@@ -11,6 +11,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ['test_stds_relu_after_every_layer', 'test_stds_draws_the_input_first']
-HINT = 'before the matmul'
+MUST_FAIL = ['test_7_3_rung5_the_relu_after_the_matmul_w_i', 'test_stds_identity_layers', 'test_stds_random_weights']
+HINT = 'Task 7.3, rung 5 (the ReLU after the matmul (W = -I))'
 VISIBLE = True

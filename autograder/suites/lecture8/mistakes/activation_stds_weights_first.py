@@ -12,6 +12,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ['test_stds_draws_the_input_first']
-HINT = 'draw the weights before the input'
+MUST_FAIL = ['test_7_3_rung8_x_0_drawn_before_the_weights', 'test_stds_random_weights']
+HINT = 'Task 7.3, rung 8 (x_0 drawn before the weights)'
 VISIBLE = True

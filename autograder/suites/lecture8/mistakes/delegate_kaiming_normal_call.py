@@ -6,6 +6,6 @@ def kaiming_normal(fan_in, fan_out):
     return ndl.init.kaiming_normal(fan_in, fan_out)
 ''',
 }
-MUST_FAIL = ["task:7.1"]
+MUST_FAIL = ['task:7.1']
 HINT = "Task 7.1 must be your own kaiming_normal"
 VISIBLE = True

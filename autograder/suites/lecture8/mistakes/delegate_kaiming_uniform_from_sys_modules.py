@@ -7,6 +7,6 @@ import sys
 kaiming_uniform = sys.modules["needle.init"].kaiming_uniform
 ''',
 }
-MUST_FAIL = ["task:7.2"]
+MUST_FAIL = ['task:7.2']
 HINT = "Task 7.2 must be your own kaiming_uniform"
 VISIBLE = True

@@ -20,6 +20,7 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ['test_stds_returns_depth_floats']
+MUST_FAIL = ['task:7.3']
 HINT = 'the last axis of the left operand must equal the second-to-last'
 NOT_HINTS = ['never broadcasts']
+VISIBLE = True

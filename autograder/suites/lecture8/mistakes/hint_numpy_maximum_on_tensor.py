@@ -12,5 +12,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ["task:7.3"]
+MUST_FAIL = ['task:7.3']
 HINT = "numpy's functions do not work on needle Tensors"
+VISIBLE = True

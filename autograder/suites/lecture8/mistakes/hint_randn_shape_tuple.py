@@ -8,5 +8,6 @@ def kaiming_normal(fan_in, fan_out):
     return ndl.Tensor(w, dtype="float32", requires_grad=False)
 ''',
 }
-MUST_FAIL = ["task:7.1"]
+MUST_FAIL = ['task:7.1']
 HINT = "take each size as an argument of its own"
+VISIBLE = True

@@ -6,6 +6,6 @@ def kaiming_normal(fan_in, fan_out):
     return ndl.Tensor(np.random.randn(fan_in, fan_out) * np.sqrt(2.0 / fan_out), dtype="float32")
 ''',
 }
-MUST_FAIL = ['test_normal_std', 'test_normal_std_uses_fan_in']
-HINT = 'fan_out is in the formula'
+MUST_FAIL = ['test_7_1_rung8_the_factor_is_1_on_a_layer_wider_than_its_input', 'test_normal_factor']
+HINT = 'Task 7.1, rung 8 (the factor is 1 on a layer wider than its input)'
 VISIBLE = True

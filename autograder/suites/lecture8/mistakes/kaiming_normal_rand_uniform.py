@@ -6,6 +6,6 @@ def kaiming_normal(fan_in, fan_out):
     return ndl.Tensor(np.random.rand(fan_in, fan_out) * np.sqrt(2.0 / fan_in), dtype="float32")
 ''',
 }
-MUST_FAIL = ['test_normal_std', 'test_normal_std_uses_fan_in', 'test_normal_is_gaussian']
-HINT = 'all >= 0'
+MUST_FAIL = ['test_7_1_rung5_mean_0', 'test_normal_distribution', 'test_normal_factor']
+HINT = 'Task 7.1, rung 5 (mean 0)'
 VISIBLE = True

@@ -9,6 +9,6 @@ def kaiming_normal(fan_in, fan_out):
     return ndl.Tensor(np.random.randn(fan_in, fan_out) * std, dtype="float32", requires_grad=False)
 ''',
 }
-MUST_FAIL = ["test_normal_draws_differ"]
-HINT = "same weights"
+MUST_FAIL = ['test_7_1_rung9_new_numbers_at_each_call', 'test_normal_reproducible']
+HINT = 'Task 7.1, rung 9 (new numbers at each call)'
 VISIBLE = True

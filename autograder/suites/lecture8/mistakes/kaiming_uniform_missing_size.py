@@ -8,7 +8,7 @@ def kaiming_uniform(fan_in, fan_out):
     return ndl.Tensor(np.random.uniform(-bound, bound), dtype="float32", requires_grad=False)
 ''',
 }
-MUST_FAIL = ["task:7.2"]
-HINT = "single number"
+MUST_FAIL = ['test_7_2_rung2_shape_fan_in_fan_out', 'test_uniform_distribution', 'test_uniform_factor', 'test_uniform_reproducible']
+HINT = 'Task 7.2, rung 2 (shape (fan_in, fan_out))'
 NOT_HINTS = ["order of the two sizes"]
 VISIBLE = True

@@ -6,6 +6,6 @@ def kaiming_uniform(fan_in, fan_out):
     return ndl.Tensor(np.full((fan_in, fan_out), np.sqrt(6.0 / fan_in)), dtype="float32")
 ''',
 }
-MUST_FAIL = ['task:7.2']
-HINT = 'constant weights'
+MUST_FAIL = ['test_7_2_rung4_random_values_not_all_equal', 'test_uniform_distribution', 'test_uniform_factor', 'test_uniform_reproducible']
+HINT = 'Task 7.2, rung 4 (random values, not all equal)'
 VISIBLE = True

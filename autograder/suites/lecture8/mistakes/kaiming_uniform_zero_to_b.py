@@ -7,6 +7,6 @@ def kaiming_uniform(fan_in, fan_out):
     return ndl.Tensor(np.random.uniform(0, b, (fan_in, fan_out)), dtype="float32")
 ''',
 }
-MUST_FAIL = ['test_uniform_bound', 'test_uniform_std', 'test_uniform_std_uses_fan_in']
-HINT = 'all >= 0'
+MUST_FAIL = ['test_7_2_rung5_mean_0', 'test_uniform_distribution']
+HINT = 'Task 7.2, rung 5 (mean 0)'
 VISIBLE = True

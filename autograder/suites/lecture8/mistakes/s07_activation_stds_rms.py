@@ -14,7 +14,6 @@ def activation_stds(init_fn, depth, width, n_samples):
     return stds
 ''',
 }
-MUST_FAIL = ['test_stds_returns_depth_floats', 'test_stds_identity_layers_scale_by_c', 'test_stds_first_layer_is_post_relu',
-             'test_stds_kaiming_keeps_scale']
-HINT = 'the root mean square'
+MUST_FAIL = ['test_7_3_rung3_one_layer_the_std_of_relu_x_0_i', 'test_stds_identity_layers', 'test_stds_random_weights']
+HINT = 'Task 7.3, rung 3 (one layer: the std of relu(x_0 I))'
 VISIBLE = True

@@ -8,6 +8,6 @@ def kaiming_uniform(fan_in, fan_out):
     return ndl.Tensor(np.random.uniform(-bound, bound, (fan_in, fan_out)), dtype="float32", requires_grad=False)
 ''',
 }
-MUST_FAIL = ['test_uniform_bound', 'test_uniform_std', 'test_uniform_std_uses_fan_in']
-HINT = 'your bound is 6 / sqrt(fan_in)'
+MUST_FAIL = ['test_7_2_rung7_a_relu_layer_s_factor_on_e_x_2_is_1', 'test_uniform_factor']
+HINT = "Task 7.2, rung 7 (a ReLU layer's factor on E[x^2] is 1)"
 VISIBLE = True

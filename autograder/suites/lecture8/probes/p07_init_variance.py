@@ -1,6 +1,7 @@
 """Probes for 07_init_variance: draws from the student's kaiming_normal / kaiming_uniform, and
 activation_stds run with init functions built here (c * I, or c * N(0, 1) from numpy's global
-generator), whose results the trusted side recomputes from the seed it chose."""
+generator),
+whose results the trusted side recomputes from the seed it chose."""
 import numpy as np
 
 import needle as ndl
@@ -8,9 +9,8 @@ import needle as ndl
 from autograder.probing import need, probe, values_digest
 
 
-# --- init functions handed to activation_stds ------------------------------------------
 def identity_init(c: float):
-    """init_fn returning c * I: then x_l = relu(c x_{l-1}), a deterministic layer (no draws)."""
+    """init_fn returning c * I: then x_l = relu(c x_{l-1}), a layer without draws."""
 
     def init_fn(fan_in, fan_out):
         return ndl.Tensor(c * np.eye(fan_in, fan_out, dtype=np.float32), requires_grad=False)
@@ -69,23 +69,9 @@ def draw_twice_and_reseed(ns, name: str, fan_in: int, fan_out: int, seed: int):
 @probe("activation_stds")
 def stds(ns, init: str, depth: int, width: int, n_samples: int, seed: int, c: float = 1.0):
     """activation_stds(init_fn, depth, width, n_samples) after np.random.seed(seed), with an
-    init_fn of INITS: what it returned (each value as a float, and its kind: "float" for a
-    Python float, "numpy" for another numpy number, "other"). The (fan_in, fan_out) of every
-    init_fn call is kept too, for a hint only: a record in this process decides nothing."""
-    base = INITS[init](c)
-    calls = []
-
-    def init_fn(fan_in, fan_out):
-        calls.append([int(fan_in), int(fan_out)])
-        return base(fan_in, fan_out)
-
+    init_fn of INITS: whether it returned a list, and each value as a float (None for
+    one that is not a number)."""
     np.random.seed(seed)
-    out = need(ns, "activation_stds")(init_fn, depth, width, n_samples)
-    is_list = isinstance(out, list)
+    out = need(ns, "activation_stds")(INITS[init](c), depth, width, n_samples)
     items = list(out) if isinstance(out, (list, tuple)) else []
-    return {
-        "is_list": is_list,
-        "values": [float(v) if _is_number(v) else None for v in items],
-        "kinds": ["float" if isinstance(v, float) else "numpy" if isinstance(v, np.generic) else "other" for v in items],
-        "calls": calls,
-    }
+    return {"is_list": isinstance(out, list), "values": [float(v) if _is_number(v) else None for v in items]}
