@@ -9,16 +9,112 @@ student's notebooks 04, 05 and 07.
 import numpy as np
 
 import needle as ndl
-from autograder.suite import assert_close, expect_array, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import assert_close, expect_array, load_probes
 
 P = load_probes(__file__)
 
-# Needle's own implementation of each task: a task answered with it scores nothing.
-# Subclassing ndl.data.Dataset (the API) and using DataLoader stay allowed; train_epoch and
-# accuracy have no counterpart in needle.
-OWN_WORK = {
-    "8.1": ("DigitsDataset", ["needle.data.dataset.NDArrayDataset"]),
-}
+# Needle's own implementation of Task 8.1: a task answered with it scores nothing. Subclassing
+# ndl.data.Dataset (the API) and using DataLoader stay allowed; train_epoch and accuracy have no
+# counterpart in needle.
+NEEDLES_DATASET = ["needle.data.dataset.NDArrayDataset"]
+
+# Three rows of pixels 0..16: row 0 one pixel of 16 (the first), row 1 all 8, row 2 one pixel of 4 (the last).
+ROWS = ("X = np.zeros((3, 64)); X[0, 0] = 16.0; X[1, :] = 8.0; X[2, 63] = 4.0; y = np.array([3, 7, 1]); "
+        "ds = DigitsDataset(X, y)")
+# One image, its first pixel 16, read through a transform that records the shape it is given and
+# mirrors the image left-right: pixel (0, 0) goes to (0, 7), position 7 once flattened.
+MIRRORED = ("shapes = []; mirror = lambda image: (shapes.append(image.shape), image[:, ::-1, :])[1]; "
+            "X = np.zeros((1, 64)); X[0, 0] = 16.0; ds = DigitsDataset(X, np.array([3]), transforms=[mirror])")
+TASK_8_1 = Task(
+    "8.1", names=["DigitsDataset"], own_work=NEEDLES_DATASET,
+    contract="DigitsDataset(X, y, transforms=None), a subclass of ndl.data.Dataset: len is the number of rows; "
+             "dataset[i] is (features, label): row i of X divided by 16 as float32, read as an (8, 8, 1) image "
+             "through the transforms (applied at every read, not in __init__), flattened to (64,); the label y[i], "
+             "an integer; the caller's X and the stored data are left as they were",
+    rungs=[
+        # one row of 16s, the brightest pixel: 16 / 16 = 1 in each of the 64 features
+        Rung("one row's features", given="X = np.full((1, 64), 16.0); ds = DigitsDataset(X, np.array([7]))",
+             call="ds[0][0]", expect=[1.0] * 64, returns="ndarray", points=0),
+        # one row of 8s, the data's brightest pixel 8: still divided by 16, 8 / 16 = 0.5
+        Rung("divided by 16 whatever the brightest pixel",
+             given="X = np.full((1, 64), 8.0); ds = DigitsDataset(X, np.array([7]))", call="ds[0][0][:2]",
+             expect=[0.5, 0.5], returns="ndarray", points=0),
+        # row 0's first feature 16 / 16 = 1, row 2's last 4 / 16 = 0.25, row 2's label 1
+        Rung("row i with label i", given=ROWS, call="[float(ds[0][0][0]), float(ds[2][0][63]), float(ds[2][1])]",
+             expect=[1.0, 0.25, 1.0], points=0),
+        Rung("float32 features", given=ROWS, call="ds[1][0].dtype == np.float32", expect=True, points=0),
+        Rung("an integer label", given=ROWS, call="isinstance(ds[1][1], (int, np.integer)) and ds[1][1] == 7",
+             expect=True, points=0, cause="The label stays y[i], an integer class index (an int or np.int64)."),
+        # read twice: 0.5 again; the caller's X keeps its 8
+        Rung("reading changes nothing", given=ROWS + "; first = ds[1][0]; again = ds[1][0]",
+             call="[float(again[0]), float(X[1, 0])]", expect=[0.5, 8.0], points=0),
+        Rung("no transform while constructing", given=MIRRORED, call="len(shapes)", expect=0, points=0),
+        Rung("the transform given an (8, 8, 1) image", given=MIRRORED + "; item = ds[0]", call="shapes",
+             expect=[[8.0, 8.0, 1.0]], points=0),
+        Rung("the transformed image, flattened", given=MIRRORED, call="ds[0][0][[0, 7]]", expect=[0.0, 1.0],
+             returns="ndarray", points=0),
+    ])
+# A one-weight model h = w x + b from w = 1, b = 0, the squared error averaged over the batch, targets 0:
+# x = 1, 2, 3 in batches of 2 (the last holds 1 sample).
+LINE = ("m = ndl.nn.Linear(1, 1); m.weight.data = ndl.Tensor([[1.0]]); m.bias.data = ndl.Tensor([[0.0]]); "
+        "loss_fn = lambda h, t: ((h - t) ** 2).sum() / h.shape[0]; ")
+LOADER = "lambda n: ndl.data.DataLoader(ndl.data.NDArrayDataset(np.array([[1.0], [2.0], [3.0]], dtype=np.float32)[:n], np.zeros((n, 1), dtype=np.float32)), 2)"
+TASK_8_2 = Task(
+    "8.2", names=["train_epoch"],
+    contract="train_epoch(model, loss_fn, opt, loader): for every batch of the loader, in order, one step of opt with "
+             "the gradient of that batch's loss alone; returns the epoch's mean loss per sample (every sample counted "
+             "once, each batch's loss that of the parameters its step started from) as a Python float; keeps no "
+             "batch's graph",
+    rungs=[
+        # lr = 0, one batch x = 1, 2: (1 + 4) / 2 = 2.5
+        Rung("one batch", given=LINE + f"batches = {LOADER}",
+             call="train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.0), batches(2))", expect=2.5,
+             points=0),
+        Rung("a Python float", given=LINE + f"batches = {LOADER}",
+             call="train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.0), batches(2))", expect=2.5,
+             returns="float", points=0),
+        # lr = 0, batches (1, 2) and (3): every sample once, (1 + 4 + 9) / 3 = 14 / 3 (the mean of the batch means
+        # would be (2.5 + 9) / 2 = 5.75)
+        Rung("batches of unequal size", given=LINE + f"batches = {LOADER}",
+             call="train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.0), batches(3))", expect=14 / 3,
+             points=0),
+        # lr = 0.1: batch 1 (loss 2.5) has dL/dw = (2*1*1 + 2*2*2) / 2 = 5, dL/db = (2 + 4) / 2 = 3: w = 0.5, b = -0.3;
+        # batch 2: h = 1.5 - 0.3 = 1.2, loss 1.44. Mean per sample (2 * 2.5 + 1.44) / 3 = 6.44 / 3
+        Rung("one step per batch", given=LINE + f"batches = {LOADER}",
+             call="train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.1), batches(3))", expect=6.44 / 3,
+             points=0),
+        # after batch 2: dL/dw = 2 * 3 * 1.2 = 7.2, dL/db = 2.4: w = 0.5 - 0.72 = -0.22, b = -0.3 - 0.24 = -0.54
+        Rung("the model after the epoch",
+             given=LINE + f"batches = {LOADER}; train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.1), batches(3))",
+             call="[m.weight.numpy(), m.bias.numpy()]", expect=[[[-0.22]], [[-0.54]]], points=0),
+        # a gradient left in p.grad (that of batch 1) must not reach the step: w = 0.5, b = -0.3 as above (with it,
+        # the step is twice as large: w = 0, b = -0.6)
+        Rung("gradients left before the epoch",
+             given=LINE + f"batches = {LOADER}; loss_fn(m(ndl.Tensor([[1.0], [2.0]])), ndl.Tensor([[0.0], [0.0]])).backward(); "
+                          "train_epoch(m, loss_fn, ndl.optim.SGD(m.parameters(), lr=0.1), batches(2))",
+             call="[m.weight.numpy(), m.bias.numpy()]", expect=[[[0.5]], [[-0.3]]], points=0),
+    ])
+# logits = the features themselves (one-hot rows): sample i is predicted as the class of its 1.
+IDENTITY = "model = lambda x: x; "
+ONE_HOT = "batches = lambda rows, labels, size: ndl.data.DataLoader(ndl.data.NDArrayDataset(np.eye(10, dtype=np.float32)[rows], np.array(labels)), size); "
+TASK_8_3 = Task(
+    "8.3", names=["accuracy"],
+    contract="accuracy(model, loader): the fraction of the loader's samples whose largest logit (argmax over axis 1) "
+             "equals their label, over every sample once, as a Python float",
+    rungs=[
+        # predictions 0, 1, 2 for labels 0, 1, 2: 3 of 3
+        Rung("one batch, all right", given=IDENTITY + ONE_HOT, call="accuracy(model, batches([0, 1, 2], [0, 1, 2], 3))",
+             expect=1.0, points=0),
+        # predictions 0, 1, 2, 2 for labels 0, 1, 2, 3: 3 of 4
+        Rung("one batch, one wrong", given=IDENTITY + ONE_HOT,
+             call="accuracy(model, batches([0, 1, 2, 2], [0, 1, 2, 3], 4))", expect=0.75, points=0),
+        # batches of 2, 2 and 1; predictions 0, 1, 2, 3, 3 for labels 0..4: 4 of 5 (per batch 1, 1, 0)
+        Rung("batches of unequal size", given=IDENTITY + ONE_HOT,
+             call="accuracy(model, batches([0, 1, 2, 3, 3], [0, 1, 2, 3, 4], 2))", expect=0.8, points=0),
+    ])
+declare(globals(), TASK_8_1, TASK_8_2, TASK_8_3)
+
 
 PROTOTYPE_SEED = 8
 
@@ -81,8 +177,7 @@ def features_problem(item, X, i) -> str | None:
     return FEATURES
 
 
-@graded("8.1", points=2)
-def test_dataset_features(observe, submission_seed):
+def check_dataset_features(observe, submission_seed):
     """dataset[i] = (features, label) with 64 float32 features, the pixels of row i scaled to [0, 1]"""
     X, y = digits_like(40, seed=submission_seed + 81)
     dim, _ = digits_like(40, seed=submission_seed + 84, brightest=12)  # digits whose brightest pixel is 12, not 16
@@ -105,8 +200,7 @@ def test_dataset_features(observe, submission_seed):
             "a DataLoader over your dataset must give float32 batches of shape (batch_size, 64)")
 
 
-@graded("8.1", points=1)
-def test_dataset_labels(observe, submission_seed):
+def check_dataset_labels(observe, submission_seed):
     """labels stay integer class indices, in every item and in the DataLoader's batches"""
     X, y = digits_like(30, seed=submission_seed + 82)
     indices = [0, 5, 29]
@@ -120,8 +214,7 @@ def test_dataset_labels(observe, submission_seed):
     assert np.array_equal(expect_array(b["y"], LABELS), y[:8]), LABELS
 
 
-@graded("8.1", points=1)
-def test_dataset_transforms(observe, submission_seed):
+def check_dataset_transforms(observe, submission_seed):
     """the transforms are applied to each (8, 8, 1) image when it is read, then flattened"""
     # Judged against the same dataset without transforms, so that a scaling mistake is not
     # counted twice: a left-right mirror of the image must mirror the features.
@@ -153,6 +246,15 @@ def test_dataset_transforms(observe, submission_seed):
     for item, reference in zip(r["items"], plain["items"], strict=True):
         assert item["tuple"] and reference["values"] is not None, TRANSFORMS
         assert among(item["values"], untransformed(reference)), TRANSFORMS
+
+
+@TASK_8_1.rung('random digits, integer pixels, transforms and DataLoader batches', points=4)
+def test_task_8_1_random_digits_integer_pixels_transforms_and_dataloader_batches(observe, submission_seed):
+    """random digits, integer pixels, transforms and DataLoader batches"""
+    check_dataset_features(observe, submission_seed)
+    check_dataset_labels(observe, submission_seed)
+    check_dataset_transforms(observe, submission_seed)
+
 
 
 # --- Task 8.2: train_epoch ------------------------------------------------------------------
@@ -250,8 +352,7 @@ def check_epochs(observe, X, y, **setting):
     return r
 
 
-@graded("8.2", points=2)
-def test_fresh_gradient_every_batch(observe, submission_seed):
+def check_fresh_gradient_every_batch(observe, submission_seed):
     """one SGD step per batch, each on that batch's gradient only"""
     # Four copies of one batch: every step must use that batch's gradient at the current
     # parameters, not the sum of the gradients of the batches so far.
@@ -260,8 +361,7 @@ def test_fresh_gradient_every_batch(observe, submission_seed):
     check_epochs(observe, X, y, sizes=[64, 16, 10], seed=3, batch_size=8, shuffle=False, lr=0.2, epochs=2)
 
 
-@graded("8.2", points=2)
-def test_epoch_mean_loss(observe, submission_seed):
+def check_epoch_mean_loss(observe, submission_seed):
     """train_epoch returns the epoch's mean loss per sample, as a Python float, and keeps no batch's graph
     (memory measured outside your code)"""
     # lr = 0 keeps the model fixed, so the mean loss per sample of every epoch is the loss of
@@ -290,12 +390,20 @@ def check_no_graph_kept(observe, seed: int) -> None:
     assert grown[1] - grown[0] < GRAPH_BYTES, KEEPS_GRAPHS
 
 
-@graded("8.2", points=2)
-def test_epoch_trains(observe, submission_seed):
+def check_epoch_trains(observe, submission_seed):
     """a few epochs of train_epoch train a model that classifies held-out data"""
     X, y = digits_like(300, seed=submission_seed + 822)
     check_epochs(observe, X / 16.0, y, sizes=[64, 32, 10], seed=5, batch_size=30, shuffle=True, lr=0.1, momentum=0.5,
                  epochs=4)
+
+
+@TASK_8_2.rung('training on random digits: repeated batches, the mean per sample, no graph kept (memory), an MLP with momentum', points=6)
+def test_task_8_2_training_on_random_digits(observe, submission_seed):
+    """training on random digits: repeated batches, the mean per sample, no graph kept (memory), an MLP with momentum"""
+    check_fresh_gradient_every_batch(observe, submission_seed)
+    check_epoch_mean_loss(observe, submission_seed)
+    check_epoch_trains(observe, submission_seed)
+
 
 
 # --- Task 8.3: accuracy ---------------------------------------------------------------------
@@ -349,8 +457,7 @@ def accuracy_message(value, logits, y, batch_size, fallback, shuffled=False) -> 
     return fallback
 
 
-@graded("8.3", points=2)
-def test_accuracy_value(observe, submission_seed):
+def check_accuracy_value(observe, submission_seed):
     """accuracy is the fraction of correctly classified samples over the whole loader"""
     W, b = partly_right_classifier(submission_seed + 830)
     X, y = digits_like(90, seed=submission_seed + 831)
@@ -364,8 +471,7 @@ def test_accuracy_value(observe, submission_seed):
             raise AssertionError(accuracy_message(r["value"], logits, y, batch_size, ACCURACY, shuffled=shuffle))
 
 
-@graded("8.3", points=1)
-def test_accuracy_extremes(observe, submission_seed):
+def check_accuracy_extremes(observe, submission_seed):
     """a perfect model scores 1.0, an always-wrong one 0.0"""
     y = np.random.default_rng(submission_seed + 833).integers(0, 10, size=25)
     X = np.eye(10)[y]  # one-hot features: logits = x W pick row y of W
@@ -374,3 +480,10 @@ def test_accuracy_extremes(observe, submission_seed):
         assert r["is_float"], ACC_FLOAT
         if not np.isclose(r["value"], want, rtol=0, atol=1e-9):
             raise AssertionError(accuracy_message(r["value"], X @ W, y, 8, EXTREMES))
+
+
+@TASK_8_3.rung('random data: a partly right classifier, shuffled and unequal batches, a perfect and an always-wrong model', points=3)
+def test_task_8_3_random_data(observe, submission_seed):
+    """random data: a partly right classifier, shuffled and unequal batches, a perfect and an always-wrong model"""
+    check_accuracy_value(observe, submission_seed)
+    check_accuracy_extremes(observe, submission_seed)

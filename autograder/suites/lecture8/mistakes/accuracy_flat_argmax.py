@@ -11,6 +11,6 @@ def accuracy(model, loader):
     return correct / count
 ''',
 }
-MUST_FAIL = ['task:8.3']
-HINT = 'one argmax over the whole batch'
+MUST_FAIL = ['test_8_3_rung1_one_batch_all_right']
+HINT = 'Task 8.3, rung 1 (one batch, all right)'
 VISIBLE = True

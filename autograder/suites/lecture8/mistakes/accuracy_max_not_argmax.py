@@ -13,6 +13,6 @@ def accuracy(model, loader) -> float:
     return correct / count
 ''',
 }
-MUST_FAIL = ["task:8.3"]
-HINT = "compares the largest logit's value with the label"
+MUST_FAIL = ['test_8_3_rung1_one_batch_all_right']
+HINT = 'Task 8.3, rung 1 (one batch, all right)'
 VISIBLE = True

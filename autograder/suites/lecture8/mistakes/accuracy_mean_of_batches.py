@@ -9,6 +9,6 @@ def accuracy(model, loader):
     return sum(per_batch) / len(per_batch)
 ''',
 }
-MUST_FAIL = ["test_accuracy_value"]
-HINT = "divide by the number of samples"
+MUST_FAIL = ['test_8_3_rung3_batches_of_unequal_size']
+HINT = 'Task 8.3, rung 3 (batches of unequal size)'
 VISIBLE = True

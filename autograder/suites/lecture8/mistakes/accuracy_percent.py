@@ -12,6 +12,6 @@ def accuracy(model, loader) -> float:
     return 100 * correct / count
 ''',
 }
-MUST_FAIL = ["task:8.3"]
-HINT = "returned a percentage"
+MUST_FAIL = ['test_8_3_rung1_one_batch_all_right']
+HINT = 'Task 8.3, rung 1 (one batch, all right)'
 VISIBLE = True

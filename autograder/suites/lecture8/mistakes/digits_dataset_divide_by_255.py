@@ -17,6 +17,6 @@ class DigitsDataset(ndl.data.Dataset):
         return image.reshape(64), self.labels[index]
 ''',
 }
-MUST_FAIL = ["test_dataset_features"]
-HINT = "divided by 16"
+MUST_FAIL = ['test_8_1_rung1_one_row_s_features']
+HINT = "Task 8.1, rung 1 (one row's features)"
 VISIBLE = True

@@ -17,6 +17,6 @@ class DigitsDataset(ndl.data.Dataset):
         return image.reshape(64), self.labels[index]
 ''',
 }
-MUST_FAIL = ["test_dataset_labels"]
-HINT = "integer class index"
+MUST_FAIL = ['test_8_1_rung5_an_integer_label']
+HINT = 'Task 8.1, rung 5 (an integer label)'
 VISIBLE = True

@@ -16,7 +16,7 @@ class DigitsDataset(ndl.data.Dataset):
         return ndl.Tensor(image.reshape(64)), self.labels[index]
 ''',
 }
-MUST_FAIL = ['task:8.1']
-HINT = 'must be a numpy array'
+MUST_FAIL = ['test_8_1_rung1_one_row_s_features']
+HINT = "Task 8.1, rung 1 (one row's features)"
 NOT_HINTS = ['integer class index', 'apply_transforms']
 VISIBLE = True

@@ -17,7 +17,7 @@ class DigitsDataset(ndl.data.Dataset):
         return np.asarray(image, dtype=np.float32).reshape(64), self.labels[index]
 ''',
 }
-MUST_FAIL = ["test_dataset_features", "test_dataset_labels"]
-HINT = "another sample's pixels"
+MUST_FAIL = ['test_8_1_rung3_row_i_with_label_i']
+HINT = 'Task 8.1, rung 3 (row i with label i)'
 NOT_HINTS = ["divided by 16", "apply_transforms"]
 VISIBLE = True

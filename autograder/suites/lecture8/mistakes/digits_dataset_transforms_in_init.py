@@ -17,6 +17,6 @@ class DigitsDataset(ndl.data.Dataset):
         return self.features[index], self.labels[index]
 ''',
 }
-MUST_FAIL = ["test_dataset_transforms"]
-HINT = "not once in __init__"
+MUST_FAIL = ['test_8_1_rung7_no_transform_while_constructing']
+HINT = 'Task 8.1, rung 7 (no transform while constructing)'
 VISIBLE = True

@@ -15,6 +15,7 @@ def accuracy(model, loader) -> float:
     return correct / count
 ''',
 }
-MUST_FAIL = ['test_accuracy_value']
-HINT = 'a shape mismatch in a numpy operation'
+MUST_FAIL = ['test_8_3_rung1_one_batch_all_right']
+HINT = 'Task 8.3, rung 1 (one batch, all right)'
 NOT_HINTS = ['never broadcasts']
+VISIBLE = True

@@ -14,7 +14,7 @@ def accuracy(model, loader) -> float:
     return correct / count
 ''',
 }
-MUST_FAIL = ["task:8.3"]
-HINT = "counts loader.batch_size samples for every batch"
+MUST_FAIL = ['test_8_3_rung3_batches_of_unequal_size']
+HINT = 'Task 8.3, rung 3 (batches of unequal size)'
 NOT_HINTS = ["argmax"]
 VISIBLE = True

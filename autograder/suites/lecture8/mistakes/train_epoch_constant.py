@@ -6,6 +6,6 @@ def train_epoch(model, loss_fn, opt, loader):
     return 2.3
 ''',
 }
-MUST_FAIL = ["task:8.2"]
-HINT = "once per batch"
+MUST_FAIL = ['test_8_2_rung1_one_batch']
+HINT = 'Task 8.2, rung 1 (one batch)'
 VISIBLE = True

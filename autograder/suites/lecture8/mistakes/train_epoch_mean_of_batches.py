@@ -14,7 +14,7 @@ def train_epoch(model, loss_fn, opt, loader):
     return sum(losses) / len(losses)
 ''',
 }
-MUST_FAIL = ["test_epoch_mean_loss"]
-HINT = "every sample counts once"
+MUST_FAIL = ['test_8_2_rung3_batches_of_unequal_size']
+HINT = 'Task 8.2, rung 3 (batches of unequal size)'
 NOT_HINTS = ["reset_grad"]
 VISIBLE = True

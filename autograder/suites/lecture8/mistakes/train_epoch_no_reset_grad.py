@@ -14,6 +14,6 @@ def train_epoch(model, loss_fn, opt, loader):
     return total / count
 ''',
 }
-MUST_FAIL = ["test_fresh_gradient_every_batch", "test_epoch_trains"]
-HINT = "reset_grad"
+MUST_FAIL = ['test_8_2_rung5_the_model_after_the_epoch']
+HINT = 'Task 8.2, rung 5 (the model after the epoch)'
 VISIBLE = True

@@ -12,6 +12,6 @@ def train_epoch(model, loss_fn, opt, loader):
     return total / count
 ''',
 }
-MUST_FAIL = ["task:8.2"]
-HINT = "once per batch"
+MUST_FAIL = ['test_8_2_rung4_one_step_per_batch']
+HINT = 'Task 8.2, rung 4 (one step per batch)'
 VISIBLE = True

@@ -13,7 +13,7 @@ def train_epoch(model, loss_fn, opt, loader):
     return value
 ''',
 }
-MUST_FAIL = ["task:8.2"]
-HINT = "mean loss per sample"
+MUST_FAIL = ['test_8_2_rung3_batches_of_unequal_size']
+HINT = 'Task 8.2, rung 3 (batches of unequal size)'
 NOT_HINTS = ["reset_grad"]
 VISIBLE = True

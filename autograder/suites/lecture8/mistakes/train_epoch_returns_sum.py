@@ -14,7 +14,7 @@ def train_epoch(model, loss_fn, opt, loader):
     return total
 ''',
 }
-MUST_FAIL = ["task:8.2"]
-HINT = "every sample counts once"
+MUST_FAIL = ['test_8_2_rung1_one_batch']
+HINT = 'Task 8.2, rung 1 (one batch)'
 NOT_HINTS = ["reset_grad"]
 VISIBLE = True

@@ -15,6 +15,6 @@ def train_epoch(model, loss_fn, opt, loader):
     return total / count
 ''',
 }
-MUST_FAIL = ["test_epoch_mean_loss"]
-HINT = "Python float"
+MUST_FAIL = ['test_8_2_rung2_a_python_float']
+HINT = 'Task 8.2, rung 2 (a Python float)'
 VISIBLE = True
