@@ -17,6 +17,7 @@ import pytest
 
 from .results import TestResult
 from .suite import Delegated, StudentCodeError
+from coursekit.ladder import uses_note
 
 
 FAILS_TOO = "fails too; the message is that of"  # a later rung of a task whose first failing rung has the message
@@ -66,6 +67,7 @@ class GradingPlugin:
         self.declared: dict[str, tuple[str, list[str]]] = {}  # the suite's OWN_WORK, for the review
         self._once: dict = {}
         self.rungs: dict[str, tuple[int, str]] = {}  # test -> (number, name) in its task's ladder
+        self.tasks_declared: dict = {}  # task -> its declaration (autograder.specification.Task), where the suite has one
 
     def pytest_configure(self, config):
         config.addinivalue_line("markers", "task(id): the task (N.M) a hidden test belongs to")
@@ -85,6 +87,7 @@ class GradingPlugin:
                 rung = item.get_closest_marker("rung")
                 if rung is not None:
                     self.rungs[item.name] = tuple(rung.args)
+                self.tasks_declared.update(getattr(item.module, "TASKS", {}))
         items[:] = kept
 
     def pytest_collectreport(self, report):
@@ -178,6 +181,7 @@ class GradingPlugin:
         for r in self.results:
             if r.test in self.rungs and r.task not in self.delegated:
                 ladders.setdefault(r.task, []).append(r)
+        firsts: dict[str, tuple] = {}  # task -> (its first failing rung's result, "rung K (name)")
         for task, results in ladders.items():
             first = None
             for r in sorted(results, key=lambda r: self.rungs[r.test][0]):
@@ -187,10 +191,16 @@ class GradingPlugin:
                 where = f"Task {task}, rung {number} ({name})"
                 if first is None:
                     first = where
+                    firsts[task] = (r, where.partition(", ")[2])
                     if not r.message.startswith(where):
                         r.message = f"{where}: {r.message}"
                 else:
                     r.message = f"{where}: {FAILS_TOO} {first.partition(', ')[2]}, the first rung your code fails"
+        for task, (r, _) in firsts.items():  # the same note the visible cell adds (coursekit.ladder.check)
+            declared = self.tasks_declared.get(task)
+            for used in getattr(declared, "uses", []):
+                if used in firsts and used in self.tasks_declared:
+                    r.message += uses_note(task, used, self.tasks_declared[used].names, firsts[used][1])
 
     def pytest_runtest_logreport(self, report):
         if report.when == "call" or (report.failed and report.when == "setup"):

@@ -40,6 +40,7 @@ class Task:
     rungs: list[Rung] = field(default_factory=list)
     label: str = ""  # what "must be your own ..." names; the first name by default
     hidden: list[tuple[str, float]] = field(default_factory=list)  # (name, points) of the rungs written as tests
+    uses: list[str] = field(default_factory=list)  # the tasks whose answers this one calls (9.2 calls 9.1's)
 
     def rung(self, name: str, points: float):
         """Mark a test function as the next rung of this task's ladder."""
@@ -63,7 +64,8 @@ class Task:
         """What the release's tasks.json holds of this task."""
         return {"names": list(self.names), "label": self.label or self.names[0], "points": self.points, "own_work": list(self.own_work),
                 "contract": self.contract, "rungs": [r.public() for r in self.rungs if r.visible],
-                "hidden": [r.name for r in self.rungs if not r.visible] + [n for n, _ in self.hidden]}
+                "hidden": [r.name for r in self.rungs if not r.visible] + [n for n, _ in self.hidden],
+                "uses": list(self.uses)}
 
 
 def declare(module: dict, *tasks: Task) -> dict[str, Task]:
@@ -73,6 +75,10 @@ def declare(module: dict, *tasks: Task) -> dict[str, Task]:
     module["OWN_WORK"] = {t.id: (t.public()["label"], list(t.own_work)) for t in tasks if t.own_work}
     for task in tasks:
         for number, rung in enumerate(task.rungs, 1):
+            if rung.visible and not all(r.visible for r in task.rungs[:number - 1]):
+                # the visible cell numbers the rungs it climbs 1, 2, ...: the grader's numbers must be the same
+                raise ValueError(f"Task {task.id}, rung {number} ({rung.name}) is visible after a hidden rung: "
+                                 "the visible rungs come first, the hidden ones after them")
             test = _data_rung_test(task, number, rung)
             module[test.__name__] = test
     return module["TASKS"]

@@ -12,7 +12,7 @@ cell": the hint points at the innermost line of the student's that was running, 
 names the course's cell that raised ("the Task 5.2 test cell raised NameError at its line 11:
 ..."). Line numbers are the editor's, counting the blank lines IPython drops from a cell's top.
 The traceback above the hint leaves out the frames of needle's own answers to the tasks
-(``TASK_ANSWERS``): an error on its way through ``Module.__call__`` or the backward's engine
+(``task_answers``, from the tasks' declarations): an error on its way through ``Module.__call__`` or the backward's engine
 shows your lines and the error, not a line of an answer.
 
 The course's grader uses the same vocabulary, in two halves so that no string produced by
@@ -25,8 +25,10 @@ one of a fixed set of names or appears in that very line. The vocabulary is smal
 from __future__ import annotations
 
 import functools
+import json
 import re
 import types
+from pathlib import Path
 
 # cause -> what the student reads (``{detail}`` is filled only with a checked detail)
 CAUSES = {
@@ -108,21 +110,28 @@ KNOWN_MODULES = frozenset({
 # Operator symbols of Python's "unsupported operand type(s) for ...": may be repeated back when in the line.
 OPERATORS = frozenset({"+", "-", "*", "/", "//", "%", "**", "@", "+=", "-=", "*=", "/=", "//=", "@=", "**=", "%=",
                        "<", ">", "<=", ">=", "&", "|", "^", "<<", ">>", "divmod()", "pow()"})
-# needle's own answers to the course's tasks, as the grader's suites name them (OWN_WORK; needle.viz and
-# needle.gradcheck, tools that walk graphs, aside). A traceback in a notebook leaves their frames out, so
-# an error on its way through one (Module.__call__ on the way to your forward, the backward's engine on
+# needle's own answers to the course's tasks: what the tasks' declarations say needle must not
+# contribute (their own work, in tasks.json beside the notebooks), but for the tools that walk
+# graphs without being anyone's answer. A traceback in a notebook leaves their frames out, so an
+# error on its way through one (Module.__call__ on the way to your forward, the backward's engine on
 # the way to your gradient, needle's FusedAddScalars given a wrong adjoint) prints no line of an answer.
-TASK_ANSWERS = (
-    "needle.autograd._topo_order", "needle.autograd.find_topo_sort", "needle.autograd.graph_node_count",
-    "needle.autograd.compute_gradient_of_variables", "needle.autograd.Tensor.backward", "needle.autograd.Tensor.detach",
-    "needle.autograd.TensorTuple.detach", "needle.autograd.Tensor.data", "needle.ops.logsumexp", "needle.nn.Parameter",
-    "needle.nn.Module", "needle.nn._walk", "needle.nn._walk_dict", "needle.nn.L2Loss", "needle.models", "needle.optim",
-    "needle.ops.tuple.FusedAddScalars", "needle.ops.tuple.fused_add_scalars", "needle.init.kaiming_normal",
-    "needle.init.kaiming_uniform", "needle.data.dataset.NDArrayDataset",
-    "needle.ops.shape.BroadcastTo.gradient", "needle.ops.shape._repeated_axes", "needle.ops.shape.Summation.gradient",
-    "needle.ops.shape.kept_shape", "needle.ops.shape._kept_shape", "needle.ops.matmul.MatMul.gradient",
-    "needle.ops.matmul._sum_to_shape",
-)
+NOT_ANSWERS = ("needle.viz", "needle.gradcheck")
+
+
+def task_answers(folder: Path | None = None) -> tuple[str, ...]:
+    """The needle names of every task's own work, read from tasks.json in ``folder`` (the notebook's
+    folder, where a kernel runs); none where there is no such file."""
+    from .ladder import MANIFEST
+
+    try:
+        tasks = json.loads(((folder or Path.cwd()) / MANIFEST).read_text(encoding="utf-8"))
+        names = {name for task in tasks.values() for name in task.get("own_work", [])}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return ()
+    return tuple(sorted(n for n in names if isinstance(n, str) and n.split(".")[0] == "needle"
+                        and not n.startswith(NOT_ANSWERS)))
+
+
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,40}\Z")
 _CELL = re.compile(r"<cell (\d+)>\Z")
 
@@ -439,7 +448,9 @@ def message(exc_name: str, info: dict, cell_lines: list[str], line_no: int, op_n
         # axes that are None or an int: one mistake, one hint (whichever form made it raise)
         detail = "None or an int" if detail in ("None", "an int") and re.search(r"\bax(?:es|is)\b", line) else detail or "something"
     if cause == "not_implemented" and not course_cell:
-        return "your code raised NotImplementedError: the stub is not implemented yet" + place
+        # the stub's own line (nbgrader's) is certain; another raise (a base class's forward) is only that
+        stub = line.strip() == "raise NotImplementedError()"
+        return "your code raised NotImplementedError" + (": the stub is not implemented yet" if stub else "") + place
     what = CAUSES[cause].format(detail=detail) + advice
     if cause in ("none_attribute", "missing_attribute") and re.search(r"\.op\.inputs\b", line):
         # a leaf's op is None, any other op has no .inputs: one mistake, one hint
@@ -579,13 +590,17 @@ def hint_for(exc: BaseException) -> str:
                    course_cell=course_cell(lines))
 
 
-@functools.cache
 def _answer_codes() -> frozenset:
-    """The code objects of TASK_ANSWERS's functions and of the code nested in them (comprehensions,
-    generators, inner functions)."""
+    return _codes_of(task_answers())
+
+
+@functools.cache
+def _codes_of(answers: tuple[str, ...]) -> frozenset:
+    """The code objects of the tasks' answers in needle (``task_answers``) and of the code nested in
+    them (comprehensions, generators, inner functions)."""
     from .trace import functions, needle_object
 
-    found, stack = set(), [fn.__code__ for name in TASK_ANSWERS for fn in functions(needle_object(name))]
+    found, stack = set(), [fn.__code__ for name in answers for fn in functions(needle_object(name))]
     while stack:
         code = stack.pop()
         found.add(code)

@@ -257,6 +257,7 @@ class PublicTask:
     hidden: list[str] = field(default_factory=list)  # the names of the rungs only the grader climbs
     notebook: str = ""
     label: str = ""  # what "must be your own ..." names
+    uses: list[str] = field(default_factory=list)  # the tasks whose answers this one calls
 
 
 def load(task: str, folder: Path | None = None) -> PublicTask:
@@ -272,13 +273,46 @@ def load(task: str, folder: Path | None = None) -> PublicTask:
     return PublicTask(id=task, **entry)
 
 
-def check(task: str, namespace: dict | None = None, folder: Path | None = None) -> None:
+def uses_note(task: str, used: str, used_names: list[str], where: str) -> str:
+    """What a failing task's message adds when a task whose answers it may call fails too (``where``:
+    "rung K (name)"): facts only (whether the student's answer calls it, the grader does not know;
+    the task may have a mistake of its own as well)."""
+    return (f"\nAlso failing: Task {used}, {where}; if Task {task} uses your {', '.join(used_names)}, "
+            f"fix Task {used} first.")
+
+
+def first_failure(task: str, namespace: dict, folder: Path | None = None) -> str:
+    """``"rung K (name)"`` of the first visible rung of ``task`` that fails, "" when all pass."""
+    import contextlib
+    import io
+
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            check(task, namespace, folder, _alone=True)
+    except AssertionError as exc:
+        head = str(exc).partition(": ")[0]  # "Task 9.1, rung 2 (a chain)"
+        return head.partition(", ")[2] or "its first rung"
+    return ""
+
+
+def check(task: str, namespace: dict | None = None, folder: Path | None = None, _alone: bool = False) -> None:
     """Climb the visible rungs of ``task`` with the definitions in ``namespace`` (the notebook's,
     by default); raise AssertionError with the first failing rung's message."""
+    ns = namespace if namespace is not None else sys._getframe(1).f_globals
+    try:
+        _climb(task, ns, folder)
+    except AssertionError as exc:
+        spec = load(task, folder)
+        notes = "" if _alone else "".join(
+            uses_note(task, used, load(used, folder).names, where) for used in spec.uses
+            if (where := first_failure(used, ns, folder)))
+        raise AssertionError(f"{exc}{notes}") from None
+
+
+def _climb(task: str, ns: dict, folder: Path | None) -> None:
     from .trace import default_recursion_limit, needle_calls
 
     spec = load(task, folder)
-    ns = namespace if namespace is not None else sys._getframe(1).f_globals
     missing = [name for name in spec.names if name not in ns]
     if missing:
         raise AssertionError(f"Task {task}: `{missing[0]}` is not defined: run (or restore) the cell that defines it")

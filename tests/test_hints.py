@@ -8,6 +8,7 @@ import pytest
 import needle as ndl
 from autograder.grade.hints import explain
 from coursekit import hints
+from conftest import LECTURE8
 
 
 def raised(source: str, index: int = 0, ns=None) -> BaseException:
@@ -446,32 +447,28 @@ def test_numpy_of_a_tensortuple_says_what_a_tensortuple_is():
 
 
 # --- needle's answers stay out of the notebook's tracebacks ---------------------------------------------
-def _suite_own_work() -> set[str]:
-    """Every needle name a hidden suite's OWN_WORK removes from the worker that grades its task."""
-    import ast
-    from pathlib import Path
-
-    names = set()
-    for suite in sorted((Path(__file__).resolve().parents[1] / "autograder/suites/lecture8").glob("test_*.py")):
-        tree = ast.parse(suite.read_text())
-        lists = {node.targets[0].id: node.value for node in tree.body
-                 if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)}
-        own = lists.get("OWN_WORK")
-        assert own is not None, f"{suite.name} has no OWN_WORK"
-        for entry in own.values:
-            value = entry.elts[1]
-            value = lists[value.id] if isinstance(value, ast.Name) else value
-            names |= {n for n in map(ast.literal_eval, value.elts) if n.split(".")[0] == "needle"}  # not numpy's
-    return names
+def test_the_answers_left_out_of_tracebacks_are_the_tasks_declared_own_work(monkeypatch):
+    """What tracebacks leave out is read from the tasks' declarations (tasks.json beside the
+    notebooks): needle's answers (the backward, Module, the optimizers, ...), not the tools that
+    walk graphs (viz, gradcheck), nothing of numpy's, and nothing where no tasks.json is."""
+    from autograder.check import manifest
 
 
-def test_every_tasks_answer_in_needle_is_left_out_of_tracebacks():
-    """The suites' OWN_WORK (what a task's worker must not hold) is what tracebacks leave out, but
-    for the two tools that walk graphs without being anyone's answer."""
-    assert _suite_own_work() - {"needle.viz", "needle.gradcheck"} == set(hints.TASK_ANSWERS)
+
+    declared = {n for t in manifest.declared(LECTURE8).values() for n in t["own_work"] if n.startswith("needle.")}
+    answers = set(hints.task_answers(LECTURE8.source_dir))
+    assert answers == declared - {n for n in declared if n.startswith(("needle.viz", "needle.gradcheck"))}
+    assert "needle.nn.Module" in answers and not any(n.startswith("numpy") for n in answers)
+    monkeypatch.chdir(LECTURE8.source_dir)
+    assert hints.task_answers() == tuple(sorted(answers))
+    monkeypatch.chdir(LECTURE8.source_dir.parent)
+    assert hints.task_answers() == ()
 
 
-def test_frames_of_needles_answers_are_left_out_and_the_students_kept():
+def test_frames_of_needles_answers_are_left_out_and_the_students_kept(monkeypatch):
+
+
+    monkeypatch.chdir(LECTURE8.source_dir)  # where the notebook runs: its tasks.json names the answers
     class Mine(ndl.nn.Module):
         def forward(self, x):
             return x.op.inputs  # raises: a leaf's op is None
@@ -502,7 +499,7 @@ def test_a_notebooks_traceback_prints_no_line_of_needles_answers():
         "t = ndl.ops.fused_add_scalars(ndl.Tensor([1.0]), 1.0, 2.0)\nt.op.gradient(ndl.Tensor([1.0]), t)",
         "class Bad(ndl.TensorOp):\n    def compute(self, a):\n        return a\n    def gradient(self, g, node):\n"
         "        return g.oops\nBad()(ndl.Tensor([1.0])).sum().backward()")]
-    run_notebook(nb, allow_errors=True, timeout=120)
+    run_notebook(nb, LECTURE8.release_dir, allow_errors=True, timeout=120)  # where tasks.json names the answers
     shown = ["\n".join(re.sub(r"\x1b\[[0-9;]*m", "", line) for line in cell.outputs[0]["traceback"]) for cell in nb.cells]
     assert all("needle/" not in text for text in shown), shown
     for answer_line in ("self.forward(*args, **kwargs)", "out_grad[0] + out_grad[1]", "node.op.gradient(grad, node)"):

@@ -104,6 +104,25 @@ def test_a_declaration_makes_the_tests_and_own_work_and_keeps_visible_rungs_wort
         declare({}, Task("9.8", names=["f"], contract="", rungs=[Rung("r", given="", call="f()", expect=1, points=1)]))
     with pytest.raises(ValueError, match="hidden and worth no points"):
         declare({}, Task("9.8", names=["f"], contract="", rungs=[Rung("r", given="", call="f()", expect=1, visible=False)]))
+    hidden = Rung("h", given="", call="f()", expect=1, visible=False, points=1)
+    with pytest.raises(ValueError, match="visible after a hidden rung"):  # the cell numbers visible rungs 1, 2, ...
+        declare({}, Task("9.8", names=["f"], contract="", rungs=[hidden, Rung("r", given="", call="f()", expect=1)]))
+
+
+def test_a_task_that_calls_a_failing_task_says_which_rung_of_it_fails(tmp_path):
+    """9.2 calls 9.1's answer: when both fail, 9.2's message adds where 9.1 fails (a fact, not a guess)."""
+    topo = Task("9.1", names=["order"], contract="", rungs=[Rung("a leaf", given="", call="order()", expect=1)])
+    grad = Task("9.2", names=["grad"], contract="", uses=["9.1"],
+                rungs=[Rung("one op", given="", call="grad()", expect=2)])
+    (tmp_path / ladder.MANIFEST).write_text(json.dumps({"9.1": topo.public(), "9.2": grad.public()}))
+    wrong_order = {"order": lambda: 0, "grad": lambda: 0}
+    with pytest.raises(AssertionError) as failed:
+        check("9.2", wrong_order, folder=tmp_path)
+    assert str(failed.value) == (message("9.2", 1, grad.rungs[0], plain(0))
+                                 + "\nAlso failing: Task 9.1, rung 1 (a leaf); if Task 9.2 uses your order, fix Task 9.1 first.")
+    with pytest.raises(AssertionError) as failed:  # 9.1 right: 9.2's own message only
+        check("9.2", {"order": lambda: 1, "grad": lambda: 0}, folder=tmp_path)
+    assert str(failed.value) == message("9.2", 1, grad.rungs[0], plain(0))
 
 
 def test_the_release_carries_the_tasks_the_suites_declare():

@@ -1492,11 +1492,11 @@ def test_parameters_listed_by_when_they_were_made_score_nothing(batch):
     team, round 11: 22/22 on 04): a Parameter made and given to another module while the tree is put
     together is in that window, and the tree does not hold it."""
     data = json.loads((batch["out"] / "parameters_in_a_window" / "results.json").read_text())
-    # every test of parameters() (its __call__, its own and right, keeps the test of module(...))
+    # every rung of parameters() (its __call__, its own and right, keeps the rungs of module(...))
     task = [t for t in data["tests"] if t["extra_data"]["notebook"] == NB4 and "Task 4.1" in t["name"]
-            and "calls forward" not in t["name"]]
+            and "forward(x)" not in t["name"] and "argument" not in t["name"]]
     assert len(task) >= 8 and all(float(t["score"]) == 0 for t in task), [(t["name"], t["score"]) for t in task]
-    assert any("does not hold" in t["output"] for t in task)
+    assert any("what the module holds, not when it was made" in t["output"] for t in task)
 
 
 def test_a_count_read_from_the_probes_frames_scores_nothing_on_the_deep_chain(batch):
@@ -1710,12 +1710,15 @@ def test_a_leak_hidden_behind_a_ballast_loses_its_task(batch):
     """Issue 45, item 1: Task 2.3's memory is read by the grader from /proc against the worker's
     memory before any student code ran (the worker waits for the grader's go), not against its
     memory when a call begins: a ballast freed as train_fixed starts and taken again between calls
-    is above that floor too. The leak behind it loses Task 2.3, and only Task 2.3; the honest
-    notebook keeps full marks."""
+    is above that floor too. The leak behind it loses Task 2.3's memory rung, and only that rung of
+    points (its losses and weights are train_leaky's); its message is the visible rung's that counts
+    the tensors kept from batch to batch. The honest notebook keeps full marks."""
     assert score(batch, "honest", NB2) == points(NB2)
-    assert score(batch, "ballast_leak", NB2) == points(NB2) - points(NB2, "2.3")
+    lost = [r["test"] for r in rows(batch) if r["student"] == "ballast_leak" and r["notebook"] == NB2
+            and float(r["score"]) < float(r["max_score"])]
+    assert lost == ["test_fixed_memory_stays_flat"], lost
     said = messages(batch, "ballast_leak", NB2)
-    assert said and all(m.startswith("while train_fixed trained on 2 epochs of 8 batches") for m in said), said
+    assert said and said[0].startswith("Task 2.3, rung 6 (nothing kept from batch to batch)"), said
 
 
 def test_a_lookup_table_of_the_visible_rungs_earns_nothing(batch):

@@ -30,10 +30,7 @@ import contextlib
 import io
 import itertools
 import linecache
-import os
 import re
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,7 +40,6 @@ from .. import notebook as nbmod
 from ..course import Assignment, task_of
 from ..plugin import GradingPlugin, points_back, stopped_at
 from ..results import TestResult
-from ..sandbox import protocol
 from ..suiterun import SuiteBroken, collect_tests, run_suite
 from .inkernel import LocalObserver
 from .manifest import ladders
@@ -143,7 +139,7 @@ def check_cells(assignment: Assignment, notebook: str) -> list[str]:
     """Solution cells the tools would mishandle: a code cell whose grade_id names no task (its stub,
     tests and points are never matched to it), and code after ``### END SOLUTION`` that follows the
     stub's ``raise NotImplementedError()`` in the same block (released to students, yet never run)."""
-    problems = []
+    problems = _grade_cell_problems(assignment, notebook)
     for cell in grading_cells(assignment, notebook):
         if not cell.solution:
             continue
@@ -156,6 +152,28 @@ def check_cells(assignment: Assignment, notebook: str) -> list[str]:
             problems.append(f"solution cell {cell.grade_id}: line {line} of the released stub comes after "
                             "### END SOLUTION and its raise NotImplementedError(): students receive it (a solution "
                             "line?) and it never runs; move it inside the solution block")
+    return problems
+
+
+def _grade_cell_problems(assignment: Assignment, notebook: str) -> list[str]:
+    """A task's grade cell is its visible tests, ``check("N.M")`` (the first rungs of its declared
+    ladder), and nbgrader's hidden block ``check_task("N.M", globals())``: nothing else checks."""
+    problems = []
+    for c in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
+        task = task_of(nbmod.grade_id(c))
+        if not (task and c.get("cell_type") == "code" and nbmod._nbgrader(c).get("grade") is True):
+            continue
+        source = nbmod.source_of(c)
+        visible = HIDDEN_BLOCK.sub("", source)
+        if not re.search(rf"""^check\(["']{re.escape(task)}["']\)\s*$""", visible, re.M):
+            problems.append(f"grade cell {nbmod.grade_id(c)}: its visible tests are the line check(\"{task}\") (the "
+                            "first rungs of the task's ladder, declared in its suite)")
+        if f'check_task("{task}", globals())' not in source:
+            problems.append(f"grade cell {nbmod.grade_id(c)}: it lacks nbgrader's hidden block, check_task(\"{task}\", "
+                            "globals()) between ### BEGIN HIDDEN TESTS and ### END HIDDEN TESTS")
+        if any(isinstance(node, ast.Assert) for node in ast.walk(ast.parse(visible))):
+            problems.append(f"grade cell {nbmod.grade_id(c)}: an assert beside check(\"{task}\"): a check of the task "
+                            "is a rung of its ladder, so that the visible and the hidden message are the same words")
     return problems
 
 
@@ -206,11 +224,12 @@ def check_mistake(assignment: Assignment, path: Path) -> tuple[dict, list[TestRe
 
 
 def must_fail(spec: dict, results: list[TestResult]) -> list[str]:
-    """The test names a fixture must lose ("task:N.M" stands for every test of that task)."""
+    """The test names a fixture must lose ("task:N.M" stands for every test of that task worth
+    points: the answer earns nothing there; a visible rung, worth none, may pass)."""
     names = []
     for entry in spec["MUST_FAIL"]:
         if entry.startswith("task:"):
-            tests = [r.test for r in results if r.task == entry[5:]]
+            tests = [r.test for r in results if r.task == entry[5:] and r.points > 0]
             if not tests:
                 raise ValueError(f"MUST_FAIL names {entry}, a task without tests in {spec['NOTEBOOK']}")
             names += tests
@@ -232,122 +251,18 @@ def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
 
 
 def visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
-    """Run the solution notebook's code cells in order (solution cells replaced, hidden test
-    blocks removed) up to the visible test cell of ``task``; its error message, or "" if it
-    passes. Errors of earlier cells are ignored (a student would see them there).
+    """What the task's visible test cell says of the notebook's code with some solution cells
+    replaced: its error message, or "" if it passes. The cell is ``check("N.M")`` (checked by
+    ``check_cells``), run on the grading cells' definitions with the release's tasks.json."""
+    from coursekit.ladder import check
 
-    The cells before the first replaced one are the same for every mistake of a notebook, and
-    some are minutes of demos in all: they run once, in a process kept for the purpose, and
-    each question runs the rest in a fork of it (``_Prefix``)."""
-    cells = _visible_cells(assignment, notebook, task, replace)
-    first = next((i for i, (gid, _, _) in enumerate(cells) if gid in replace), len(cells) - 1)
-    key = (str(assignment.source_notebook(notebook)), tuple(source for _, source, _ in cells[:first]))
-    prefix = _PREFIXES.pop(key, None) or _Prefix(cells[:first], assignment.source_dir)
-    _PREFIXES[key] = prefix  # the most recent last
-    while len(_PREFIXES) > MAX_PREFIXES:
-        _PREFIXES.pop(next(iter(_PREFIXES))).close()
-    return prefix.ask(cells[first:])
-
-
-MAX_PREFIXES = 3  # processes kept: mistakes of one notebook and task come one after another
-
-
-def _visible_cells(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> list:
-    """(grade id, source to run, is the visible test cell of ``task``) up to that cell."""
-    from ..notebook import strip_magics
-
-    out = []
-    for cell in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
-        if cell.get("cell_type") != "code":
-            continue
-        gid = nbmod.grade_id(cell)
-        source = strip_magics(HIDDEN_BLOCK.sub("", replace.get(gid, nbmod.source_of(cell))))
-        target = nbmod._nbgrader(cell).get("grade") is True and task_of(gid) == task
-        out.append((gid, source, target))
-        if target:
-            return out
-    raise ValueError(f"{notebook} has no visible test cell for Task {task}")
-
-
-def _run_cells(cells: list, ns: dict) -> str | None:
-    """Execute ``cells`` into ``ns``; the target cell's error message ("" if it passes), or None
-    when no target cell came. An error other than a test's assertion reads as the kernel shows it:
-    its text, then the hint line coursekit.hints adds under the traceback (the cells' lines are where
-    the hint finds them, as IPython's are)."""
-    from coursekit.hints import hint_for
-
-    for gid, source, target in cells:
-        name = f"<cell {next(_CELL_NUMBERS)}>"  # unique in this process and in its forks (the prefix's cells)
-        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
-        try:
-            with contextlib.redirect_stdout(io.StringIO()):
-                exec(compile(source, name, "exec"), ns)
-        except Exception as exc:
-            if target:
-                text = str(exc) or type(exc).__name__
-                return text if isinstance(exc, AssertionError) else f"{text}\n{hint_for(exc)}"
-        if target:
-            return ""
-    return None
-
-
-class _Prefix:
-    """A process that ran a notebook's first cells and, for each question, forks a child that
-    runs the remaining cells from there and sends back the target cell's message. A fresh
-    interpreter (not a fork of this one, whose threads, pytest-xdist's among them, may hold
-    locks a fork would keep locked forever)."""
-
-    def __init__(self, cells: list, folder: Path):
-        requests_r, self._requests_w = os.pipe()
-        self._answers_r, answers_w = os.pipe()
-        self._proc = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from autograder.check.selfcheck import _serve; _serve(*sys.argv[1:])",
-             str(requests_r), str(answers_w), str(folder)], pass_fds=(requests_r, answers_w))
-        os.close(requests_r)
-        os.close(answers_w)
-        protocol.send(self._requests_w, cells)
-
-    def ask(self, rest: list) -> str:
-        protocol.send(self._requests_w, rest)
-        try:
-            return protocol.receive(self._answers_r)
-        except protocol.ChannelClosed:
-            raise RuntimeError("the process running the notebook's first cells ended unexpectedly") from None
-
-    def close(self) -> None:
-        os.close(self._requests_w)
-        os.close(self._answers_r)
-        self._proc.wait()
-
-
-def _serve(requests: str, answers: str, folder: str) -> None:
-    """The prefix process: run the first cells (the first message), then answer each question
-    (the remaining cells) from a fork, so that every question starts from the same state. In the
-    notebook's folder, as a kernel runs (the visible tests read tasks.json there)."""
-    import matplotlib
-
-    requests, answers = int(requests), int(answers)
-    os.chdir(folder)
-    matplotlib.use("Agg")
-    ns: dict = {"__name__": "__main__"}
-    _run_cells(protocol.receive(requests), ns)
-    while True:
-        try:
-            rest = protocol.receive(requests)
-        except protocol.ChannelClosed:  # the tests are over
-            return
-        child = os.fork()
-        if child == 0:
-            try:
-                answer = _run_cells(rest, ns)
-            except BaseException as exc:  # SystemExit, KeyboardInterrupt from the notebook's code
-                answer = type(exc).__name__
-            protocol.send(answers, answer)
-            os._exit(0)
-        os.waitpid(child, 0)
-
-
-_PREFIXES: dict = {}
+    ns = namespace_of(grading_cells(assignment, notebook), replace)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
+            check(task, ns, folder=assignment.source_dir)
+    except AssertionError as exc:
+        return str(exc)
+    return ""
 
 
 def accepted(assignment: Assignment, notebook: str) -> dict:

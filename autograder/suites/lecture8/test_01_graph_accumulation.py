@@ -5,15 +5,16 @@ from ``submission_seed`` (random graphs with shared nodes, loop lengths, branch 
 expected count or depth is derived here, from the description, with a model of needle's eager
 mode; a few fixed graphs keep their derivation by hand in a comment.
 
-One mistake, one hint: a failing test asks ``count_hint`` / ``depth_hint`` which mistake the
-student's function shows on a few small fixed graphs (t itself left out, nodes counted once per
-path, only the first input followed, nodes counted instead of ops, ...) and fails with that
-message, so a mistake reads the same in every test it fails; a test's own message is the
-fallback. Every test checks a value, so a constant answer loses all of them.
+Each task is declared once (TASK_1_1, TASK_1_2): its data rungs, the smallest graphs first, are
+also the notebook's visible tests; the hidden rungs follow (larger graphs, exponentially many
+paths, a chain 100,000 updates long, the graph left unchanged). The first rung a submission fails
+gives its message: the graph in one line, the value the contract gives and the code's; a stop
+for reading .inputs far too often or for CPU time says which (those stops tell causes apart).
 """
 import numpy as np
 
-from autograder.suite import StudentCodeError, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import StudentCodeError, load_probes
 
 P = load_probes(__file__)
 
@@ -25,7 +26,50 @@ P = load_probes(__file__)
 # allowed.
 GRAPH_WALKS = ["needle.autograd._topo_order", "needle.autograd.find_topo_sort", "needle.autograd.graph_node_count",
                "needle.autograd.compute_gradient_of_variables", "needle.viz"]
-OWN_WORK = {"1.1": ("count_graph_nodes", GRAPH_WALKS), "1.2": ("graph_depth", GRAPH_WALKS)}
+
+LEAF_X = "x = ndl.Tensor([1.0])"
+CHAIN = LEAF_X + "; c = ndl.Tensor([0.5], requires_grad=False); t = x\nfor _ in range(20_000): t = t + c"
+# Each rung's value by hand: the nodes are the distinct Values reachable from t through .inputs,
+# t included; a node's depth is 0 for a leaf, else 1 + the largest depth among its inputs.
+TASK_1_1 = Task(
+    "1.1", names=["count_graph_nodes"], own_work=GRAPH_WALKS,
+    contract="count_graph_nodes(t) is the number of distinct nodes (Values) reachable from t through .inputs, t "
+             "included, each counted once however many paths reach it; an int; iterative, so a chain 100,000 ops "
+             "deep works, in time linear in the graph; the graph is left as it was",
+    rungs=[
+        Rung("a leaf", given=LEAF_X + "; t = x", call="count_graph_nodes(t)", expect=1),  # t alone
+        Rung("one op", given=LEAF_X + "; t = x * 2.0", call="count_graph_nodes(t)", expect=2),  # x, t
+        Rung("an op of two inputs", given="a = ndl.Tensor([1.0]); b = ndl.Tensor([2.0]); t = a + b",
+             call="count_graph_nodes(t)", expect=3),  # a, b, t
+        Rung("a node used twice", given=LEAF_X + "; t = x + x", call="count_graph_nodes(t)", expect=2),  # x, t (two paths to x)
+        # x, 2x, 3x, t: x is reached through 2x and through 3x
+        Rung("a diamond", given=LEAF_X + "; t = x * 2.0 + x * 3.0", call="count_graph_nodes(t)", expect=4),
+        # a, b, t: a and b hold equal values and are still two nodes
+        Rung("two leaves of equal value", given="a = ndl.Tensor([1.0]); b = ndl.Tensor([1.0]); t = a * b",
+             call="count_graph_nodes(t)", expect=3),
+        # x, its detached copy (another node holding x's very array) and t
+        Rung("x and x.detach()", given=LEAF_X + "; t = x + x.detach()", call="count_graph_nodes(t)", expect=3),
+        # x, c (one node, used by every add) and 20,000 adds: 20,002 nodes, 20,000 deep
+        Rung("a chain 20,000 adds deep", given=CHAIN, call="count_graph_nodes(t)", expect=20_002),
+    ])
+TASK_1_2 = Task(
+    "1.2", names=["graph_depth"], own_work=GRAPH_WALKS,
+    contract="graph_depth(t) is the number of ops on the longest path from t down to a leaf (a leaf is 0; a node "
+             "made by an op is 1 + the largest depth of its inputs); an int; iterative and linear in the graph, "
+             "whatever the number of paths; the graph is left as it was",
+    rungs=[
+        Rung("a leaf", given=LEAF_X + "; t = x", call="graph_depth(t)", expect=0),
+        Rung("one op", given=LEAF_X + "; t = x * 2.0", call="graph_depth(t)", expect=1),
+        Rung("two ops in a row", given=LEAF_X + "; t = x * 2.0 + 1.0", call="graph_depth(t)", expect=2),
+        # 2x has depth 1, t = x + 2x depth 2: x is an input of t and of 2x
+        Rung("an input of two nodes", given=LEAF_X + "; t = x + x * 2.0", call="graph_depth(t)", expect=2),
+        # the long branch x*2*3 (2 ops) then the add: 3; the short branch (x) alone gives 1
+        Rung("the longer branch first", given=LEAF_X + "; t = x * 2.0 * 3.0 + x", call="graph_depth(t)", expect=3),
+        # a = 2x (1), t = a + a (2): one path, however many uses
+        Rung("a node used twice", given=LEAF_X + "; a = x * 2.0; t = a + a", call="graph_depth(t)", expect=2),
+        Rung("a chain 20,000 adds deep", given=CHAIN, call="graph_depth(t)", expect=20_000),
+    ])
+declare(globals(), TASK_1_1, TASK_1_2)
 
 # --- the trusted model of a graph description ------------------------------------------------------
 def model(graph: dict) -> list[list[int]]:
@@ -58,17 +102,6 @@ def node_count(graph: dict) -> int:
     return len(seen)
 
 
-def value_count(graph: dict) -> int:
-    """The distinct values among the reachable nodes (what a walk that tells nodes apart by value counts)."""
-    rows = P.table(graph)  # [op, inputs, value, requires_grad] per node, the output last
-    seen, values, stack = set(), set(), [len(rows) - 1]
-    while stack:
-        i = stack.pop()
-        if i not in seen:
-            seen.add(i)
-            values.add(tuple(rows[i][2].ravel().tolist()))
-            stack.extend(rows[i][1])
-    return len(values)
 
 
 def depth_of(graph: dict) -> int:
@@ -82,20 +115,6 @@ def depth_of(graph: dict) -> int:
     return depth[-1]
 
 
-def op_count(graph: dict) -> int:
-    """The nodes made by ops among those reachable (what a count of op nodes alone gives)."""
-    if "naive_loop" in graph:
-        return graph["naive_loop"]  # the sums (the constants are leaves)
-    if "ladder" in graph:
-        return graph["ladder"]
-    inputs = model(graph)
-    seen, stack = set(), [len(inputs) - 1]
-    while stack:
-        i = stack.pop()
-        if i not in seen:
-            seen.add(i)
-            stack.extend(inputs[i])
-    return sum(1 for i in seen if inputs[i])
 
 
 def random_graph(rng, leaves: int, ops: int) -> dict:
@@ -124,45 +143,20 @@ def random_graphs(seed: int, k: int, count: int) -> list[dict]:
     return [random_graph(rng, int(rng.integers(2, 5)), int(rng.integers(8, 25))) for _ in range(count)]
 
 
-# Fixed graphs (their counts and depths derived by hand):
-LEAF = {"nodes": [["leaf"]]}                                               # 1 node, depth 0
-ONE_OP = {"nodes": [["leaf"], ["scale", 0]]}                               # x * 1.5: 2 nodes, depth 1
 SELF_SUM = {"nodes": [["leaf"], ["scale", 0], ["add", 1, 1]]}              # b = 1.5a, c = b + b: a, b, c = 3 nodes, depth 2
 # d = (b + b) * a with b = 1.5a: a, b, b + b, d = 4 distinct nodes (7 counted along paths);
 # the longest path d <- (b + b) <- b <- a has 3 ops
 DIAMOND = {"nodes": [["leaf"], ["scale", 0], ["add", 1, 1], ["mul", 2, 0]]}
-# (a * b) + c with c = 3 * 2 made of constants only (eager mode detaches it: one leaf):
-# a, b, a * b, c and the sum = 5 nodes, depth 2
-TWO_LEAVES = {"nodes": [["leaf"], ["leaf"], ["const"], ["scale", 2], ["mul", 0, 1], ["add", 4, 3]]}
 # a branch of 3 ops and one of 1 op from the same leaf, joined by an add: depth 3 + 1 = 4;
 # the sum of both branches' depths plus 1 would be 5, the first (short) branch alone 2
 UNBALANCED = {"nodes": [["leaf"], ["shift", 0], ["scale", 0], ["scale", 2], ["scale", 3], ["add", 1, 4]]}
-CHAIN3 = {"naive_loop": 3}                                                 # 1 + 2 * 3 = 7 nodes, 3 adds deep
-# a = 1, b = 1, c = a * b = 1, d = c + a = 2: 4 nodes, depth 2; told apart by value, 2 (the values 1 and 2),
-# where following only first inputs gives 3
+# a = 1, b = 1, c = a * b = 1, t = c + a = 2: 4 nodes (two leaves of equal value), depth 2
 EQUAL_VALUES = {"nodes": [["one"], ["one"], ["mul", 0, 1], ["add", 2, 0]]}
 # x + x.detach(): x, the detached node (another node, holding x's very array) and the sum = 3 nodes,
 # depth 1; told apart by their data (id of cached_data), 2
 SHARED_DATA = {"nodes": [["leaf"], ["detach", 0], ["add", 0, 1]]}
-DIAGNOSTIC = [LEAF, ONE_OP, SELF_SUM, DIAMOND, TWO_LEAVES, UNBALANCED, CHAIN3, EQUAL_VALUES, SHARED_DATA]  # new ones at the end
 
 
-# --- what the student reads: one message per mistake ------------------------------------------------
-COUNT_INT = "count_graph_nodes must return an int (the number of distinct nodes)"
-COUNT_ZERO = "count_graph_nodes returned 0: every graph has at least one node, t itself"
-COUNT_T_ITSELF = "count_graph_nodes is one node short: count t itself too, not only the nodes below it"
-COUNT_ONE_MORE = ("count_graph_nodes counts one node too many: a lone leaf is a graph of one node; count each distinct "
-                  "node once, t included, and add nothing")
-COUNT_BY_DATA = ("count_graph_nodes merged distinct nodes that share one array (x and x.detach() hold the same "
-                 "cached_data): tell nodes apart by the node itself, not by its data")
-COUNT_LEAVES = ("count_graph_nodes counts only the nodes made by ops: leaves and constants are nodes too (a lone leaf "
-                "is a graph of one node)")
-COUNT_PATHS = ("count_graph_nodes counts a node once per path that reaches it: a node reached along several paths "
-               "counts once; remember the nodes you visited (by identity)")
-COUNT_BY_VALUE = ("count_graph_nodes merged distinct nodes that hold equal values: two tensors of the same value are "
-                  "two nodes; tell nodes apart by identity (id(node)), not by their values")
-COUNT_FOLLOW = ("count_graph_nodes finds fewer nodes than the graph has: follow every input of every node (not only "
-                "the first) down to the leaves, and count the leaves and constants too")
 COUNT_EXPONENTIAL = ("count_graph_nodes follows every path: a graph of a hundred nodes can have about 3.5 x 10^20 of "
                      "them (a ladder, each node adding the two before it); remember the nodes you visited (by "
                      "identity) and visit each once")
@@ -173,26 +167,6 @@ COUNT_SLOW = ("count_graph_nodes is too slow on a graph of 200,000 nodes: visit 
 COUNT_CHANGED = ("count_graph_nodes changed the graph: counted again with one node added on top, it did not give one "
                  "more; walk it without editing .inputs or .op")
 
-DEPTH_INT = "graph_depth must return an int (the number of ops on the longest path)"
-DEPTH_ZERO = ("graph_depth returned 0 for a tensor made by an op: a node made by an op has depth 1 + the largest depth "
-              "of its inputs")
-DEPTH_NODES = "graph_depth is one too high: depth counts ops, not nodes (a leaf has depth 0)"
-DEPTH_ADDS = ("graph_depth is longer than the longest path: it adds up the depths of several inputs; add 1 per op along "
-              "one path, taking the maximum over the inputs")
-DEPTH_FIRST = ("graph_depth is shorter than the longest path: take the maximum over all inputs (not the first input, "
-               "not the shortest branch: a node first reached along a short path can lie deeper along another)")
-DEPTH_BEFORE = ("graph_depth gave t a depth of 1, as if its inputs had depth 0: t's depth was computed before its "
-                "inputs' depths were known (a depth not yet computed read as 0, as .get(id(x), 0) reads it); compute "
-                "a node's depth only once the depths of all its inputs are (inputs first: a post-order)")
-DEPTH_PUSHED = ("graph_depth marks a node visited when it pushes it, before its depth is known: an input that a later "
-                "node also uses (y = x + 2x: x is an input of y and of 2x) is then skipped there, and that node's depth "
-                "is computed before its input's (the missing depth raised KeyError). Mark a node done when its depth "
-                "is set, and compute a node only once all its inputs are done")
-# y = x + 1.5x and y = 1.5x + x: a walk that marks nodes when it pushes them raises on one of the two,
-# whichever order it pushes inputs in
-PUSHED = [{"nodes": [["leaf"], ["scale", 0], ["add", 0, 1]]}, {"nodes": [["leaf"], ["scale", 0], ["add", 1, 0]]}]
-DEPTH_COUNTS = ("graph_depth counts the nodes below t, not the ops along one path: depth follows a single path, the "
-                "longest, adding 1 per op (a node's depth is 1 + the largest depth of its inputs)")
 DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 3.5 x 10^20 of them "
                      "(a ladder, each node adding the two before it); compute each node's depth once (remember the "
                      "depths you have computed)")
@@ -208,92 +182,43 @@ def _is_int(v) -> bool:
     return type(v) is int
 
 
-def count_hint(observe) -> str | None:
-    """The message of the first mistake the student's count shows on the fixed graphs, or None."""
-    got = observe(P.walks, name="count_graph_nodes", graphs=DIAGNOSTIC)
-    want = [node_count(g) for g in DIAGNOSTIC]
-    if not all(_is_int(v) for v in got):
-        return COUNT_INT
-    if all(v == 0 for v in got):
-        return COUNT_ZERO
-    if all(v == w - 1 for v, w in zip(got, want)):
-        return COUNT_T_ITSELF
-    if all(v == w + 1 for v, w in zip(got, want)):
-        return COUNT_ONE_MORE
-    if got == [op_count(g) for g in DIAGNOSTIC]:
-        return COUNT_LEAVES
-    if got[0] == 0:
-        return COUNT_T_ITSELF
-    if got == want:
-        return None
-    if got == [value_count(g) for g in DIAGNOSTIC]:  # EQUAL_VALUES tells it from every other mistake
-        return COUNT_BY_VALUE
-    if got[-1] == 2 and got[:-1] == want[:-1]:  # right but on SHARED_DATA: nodes told apart by their array
-        return COUNT_BY_DATA
-    paths = {2: 5, 3: 7}  # the self-sum and the diamond counted along paths (b twice; b, a and b + b's inputs)
-    if any(got[i] == n for i, n in paths.items()) or any(v > w for v, w in zip(got, want)):
-        return COUNT_PATHS
-    return COUNT_FOLLOW
+def described(graph: dict) -> str:
+    """A graph as one line of code: what the message shows as the rung's input."""
+    if "naive_loop" in graph:
+        return f"the lecture's naive loop of {graph['naive_loop']} steps (w = w + (-lr) * grad, 1 + 2n nodes)"
+    if "ladder" in graph:
+        return f"a ladder of {graph['ladder']} adds from two leaves (x_k+1 = x_k + x_k-1)"
+    lines = []
+    for i, (kind, *args) in enumerate(graph["nodes"]):
+        name = "t" if i == len(graph["nodes"]) - 1 else f"n{i}"
+        a = [f"n{j}" for j in args]
+        lines.append(f"{name} = " + {
+            "leaf": "leaf", "const": "constant", "one": "leaf holding 1.0", "detach": f"{a[0] if a else ''}.detach()",
+            "add": " + ".join(a), "mul": " * ".join(a), "scale": f"{a[0] if a else ''} * 1.5",
+            "shift": f"{a[0] if a else ''} + 1.0"}.get(kind, kind))
+    return "; ".join(lines)
 
 
-def depth_hint(observe) -> str | None:
-    """The message of the first mistake the student's depth shows on the fixed graphs, or None."""
-    got = observe(P.walks, name="graph_depth", graphs=DIAGNOSTIC)
-    want = [depth_of(g) for g in DIAGNOSTIC]
-    if not all(_is_int(v) for v in got):
-        return DEPTH_INT
-    if all(v == 0 for v in got):
-        return DEPTH_ZERO
-    if all(v == w + 1 for v, w in zip(got, want)):
-        return DEPTH_NODES
-    if got == want:
-        return None
-    if got in ([node_count(g) - 1 for g in DIAGNOSTIC], [node_count(g) for g in DIAGNOSTIC]):
-        return DEPTH_COUNTS
-    if any(v > w for v, w in zip(got, want)):
-        return DEPTH_ADDS
-    if got == [min(w, 1) for w in want]:  # every graph with an op gets 1: its root was done first
-        return DEPTH_BEFORE
-    return DEPTH_FIRST
+def wrong(name: str, graph: dict, want: int, got) -> str:
+    shown = repr(got) if _is_int(got) else "a value that is not an int"
+    return f"on `{described(graph)}`, {name}(t) should be {want}; your code gave {shown}."
 
 
-def fail(message: str, hint) -> None:
-    """Fail with the diagnosed mistake's message (a mistake reads the same in every test), or
-    else the test's own."""
-    try:
-        diagnosed = hint()
-    except StudentCodeError:
-        diagnosed = None
-    assert False, diagnosed or message
-
-
-def check(observe, name: str, graph: dict, want: int, message: str, **limits) -> dict:
-    """The student's function on ``graph`` returns ``want``; else the message of its mistake: a
-    mistake in the values on the fixed graphs first, then a walk stopped for reading .inputs far
-    too often (every path) or for its CPU time, then the test's own message."""
+def check(observe, name: str, graph: dict, want: int, **limits) -> dict:
+    """The student's function on ``graph`` returns ``want``; else a message with the graph, the
+    value and the code's; a walk stopped for reading .inputs far too often (every path) or for
+    its CPU time says so (those stops tell their causes apart)."""
     count = name == "count_graph_nodes"
-    try:
-        r = observe(P.walk, name=name, graph=graph, **limits)
-    except StudentCodeError:
-        if not count and _pushed(observe):
-            raise AssertionError(DEPTH_PUSHED) from None
-        raise
+    r = observe(P.walk, name=name, graph=graph, **limits)
     if _is_int(r["value"]) and r["value"] == want:
         return r
-    if r["stopped"] == "reads":  # unless a mistake in the values explains it (counting paths)
-        message = COUNT_EXPONENTIAL if count else DEPTH_EXPONENTIAL
-    elif r["stopped"] == "time":
-        message = speed_message(observe, name)
-    fail(message, (lambda: count_hint(observe)) if count else (lambda: depth_hint(observe)))
+    if r["stopped"] == "reads":
+        raise AssertionError(f"on `{described(graph)}`: {COUNT_EXPONENTIAL if count else DEPTH_EXPONENTIAL}")
+    if r["stopped"] == "time":
+        raise AssertionError(f"on `{described(graph)}`: {speed_message(observe, name)}")
+    raise AssertionError(wrong(name, graph, want, r["value"]))
 
 
-def _pushed(observe) -> bool:
-    """Does graph_depth raise on exactly one of y = x + 1.5x and y = 1.5x + x (a node marked when pushed)?"""
-    try:
-        results = observe(P.walks, name="graph_depth", graphs=PUSHED)
-    except StudentCodeError:
-        return False
-    return sum(v is None for v in results) == 1
 
 
 def speed_message(observe, name: str) -> str:
@@ -321,73 +246,42 @@ def draw(seed: int, k: int, low: int, high: int) -> int:
 COUNT = "count_graph_nodes"
 
 
-@graded("1.1", points=1)
-def test_count_leaf_and_small_graph(observe):
-    """count_graph_nodes of a leaf and of a small graph with a constant"""
-    check(observe, COUNT, LEAF, 1, COUNT_T_ITSELF)  # a leaf is one node: t itself
-    check(observe, COUNT, TWO_LEAVES, 5, COUNT_FOLLOW)
-
-
-@graded("1.1", points=1)
-def test_count_naive_loop(observe, submission_seed):
-    """count_graph_nodes after a few steps of the lecture's naive update loop"""
+@TASK_1_1.rung("larger graphs: the naive update loop, shared nodes, exponentially many paths", points=5)
+def test_count_larger_graphs(observe, submission_seed):
+    """count_graph_nodes on the lecture's naive loop and on random graphs with shared nodes, and a ladder of exponentially many paths"""
     for k in range(2):
         n = draw(submission_seed, k, 3, 40)
-        check(observe, COUNT, {"naive_loop": n}, 1 + 2 * n, COUNT_FOLLOW)
-
-
-@graded("1.1", points=2)
-def test_count_shared_nodes_once(observe, submission_seed):
-    """count_graph_nodes counts a node reached by several paths once"""
-    check(observe, COUNT, DIAMOND, 4, COUNT_PATHS)
-    check(observe, COUNT, SELF_SUM, 3, COUNT_PATHS)
-    check(observe, COUNT, SHARED_DATA, 3, COUNT_BY_DATA)
+        check(observe, COUNT, {"naive_loop": n}, 1 + 2 * n)
+    check(observe, COUNT, {"nodes": [["leaf"]]}, 1)  # t alone
+    check(observe, COUNT, EQUAL_VALUES, 4)
+    check(observe, COUNT, DIAMOND, 4)
+    check(observe, COUNT, SELF_SUM, 3)
+    check(observe, COUNT, SHARED_DATA, 3)
     for graph in random_graphs(submission_seed, 10, 3):
-        check(observe, COUNT, graph, node_count(graph), "count_graph_nodes is wrong on a graph with shared nodes")
-
-
-@graded("1.1", points=2)
-def test_count_many_paths(observe, submission_seed):
-    """count_graph_nodes on a graph with exponentially many paths"""
+        check(observe, COUNT, graph, node_count(graph))
     n = draw(submission_seed, 20, 80, 96)  # two leaves + n adds; about 1.6^n paths
-    check(observe, COUNT, {"ladder": n}, n + 2, "count_graph_nodes is wrong on a graph with many paths")
+    check(observe, COUNT, {"ladder": n}, n + 2)
 
 
-@graded("1.1", points=2)
+@TASK_1_1.rung("a chain about 100,000 updates long, in linear time", points=3)
 def test_count_deep_chain(observe, submission_seed):
     """count_graph_nodes on the graph of about 100,000 naive updates, in linear time"""
     # 1 + 2n nodes, n deep: a recursive walk hits Python's recursion limit (the grader then
     # says "explicit stack" itself), a quadratic one runs out of time
     n = draw(submission_seed, 30, 95_000, 105_000)  # the same chain as Task 1.2's (built once per worker)
-    check(observe, COUNT, {"naive_loop": n}, 1 + 2 * n, "count_graph_nodes is wrong on a long chain")
+    check(observe, COUNT, {"naive_loop": n}, 1 + 2 * n)
 
 
-@graded("1.1", points=1)
+@TASK_1_1.rung('the graph left unchanged', points=1)
 def test_count_leaves_graph_unchanged(observe, submission_seed):
     """count_graph_nodes does not modify the graph (and counts it): counted again with one node on top, one more"""
     for graph in random_graphs(submission_seed, 40, 2):
-        r = check(observe, COUNT, graph, node_count(graph), "count_graph_nodes is wrong on a graph with shared nodes",
-                  calls=2)
+        r = check(observe, COUNT, graph, node_count(graph), calls=2)
         assert r["again"] == [r["value"] + 1], COUNT_CHANGED
 
 
 # --- Task 1.2: graph_depth -----------------------------------------------------------------------------
 DEPTH = "graph_depth"
-
-
-@graded("1.2", points=1)
-def test_depth_leaf_and_one_op(observe):
-    """graph_depth of a leaf and of one op"""
-    check(observe, DEPTH, LEAF, 0, DEPTH_NODES)
-    check(observe, DEPTH, ONE_OP, 1, DEPTH_ZERO)
-
-
-@graded("1.2", points=1)
-def test_depth_naive_loop(observe, submission_seed):
-    """graph_depth after a few naive updates"""
-    for k in range(2):
-        n = draw(submission_seed, 50 + k, 3, 40)  # w_k = w_{k-1} + c_k: one add per step on the longest path
-        check(observe, DEPTH, {"naive_loop": n}, n, DEPTH_FIRST)
 
 
 def unbalanced(long: int, short: int, long_first: bool) -> dict:
@@ -403,40 +297,35 @@ def unbalanced(long: int, short: int, long_first: bool) -> dict:
     return {"nodes": nodes}
 
 
-@graded("1.2", points=2)
-def test_depth_takes_longest_path(observe, submission_seed):
-    """graph_depth takes the longest path when branches differ"""
-    check(observe, DEPTH, UNBALANCED, 4, DEPTH_FIRST)
+@TASK_1_2.rung("larger graphs: the naive loop, long and short branches, shared nodes, exponentially many paths", points=6)
+def test_depth_larger_graphs(observe, submission_seed):
+    """graph_depth on the lecture's naive loop, on branches of different lengths, on random graphs with shared nodes, and a ladder of exponentially many paths"""
+    for k in range(2):
+        n = draw(submission_seed, 50 + k, 3, 40)  # w_k = w_{k-1} + c_k: one add per step on the longest path
+        check(observe, DEPTH, {"naive_loop": n}, n)
+    check(observe, DEPTH, UNBALANCED, 4)
     long, short = draw(submission_seed, 60, 6, 15), draw(submission_seed, 61, 1, 5)
     for long_first in (True, False):
-        check(observe, DEPTH, unbalanced(long, short, long_first), long + 1, DEPTH_FIRST)
-
-
-@graded("1.2", points=1)
-def test_depth_shared_nodes(observe, submission_seed):
-    """graph_depth of graphs with shared nodes"""
-    check(observe, DEPTH, DIAMOND, 3, DEPTH_FIRST)
+        check(observe, DEPTH, unbalanced(long, short, long_first), long + 1)
+    check(observe, DEPTH, {"nodes": [["leaf"]]}, 0)  # t alone
+    check(observe, DEPTH, EQUAL_VALUES, 2)
+    check(observe, DEPTH, DIAMOND, 3)
     for graph in random_graphs(submission_seed, 70, 3):
-        check(observe, DEPTH, graph, depth_of(graph), "graph_depth is wrong on a graph with shared nodes")
-
-
-@graded("1.2", points=2)
-def test_depth_many_paths(observe, submission_seed):
-    """graph_depth on a graph with exponentially many paths"""
+        check(observe, DEPTH, graph, depth_of(graph))
     n = draw(submission_seed, 80, 80, 96)  # n adds in a row on the longest path; about 1.6^n paths
-    check(observe, DEPTH, {"ladder": n}, n, "graph_depth is wrong on a graph with many paths")
+    check(observe, DEPTH, {"ladder": n}, n)
 
 
-@graded("1.2", points=2)
+@TASK_1_2.rung("a chain about 100,000 updates long, in linear time", points=3)
 def test_depth_deep_chain(observe, submission_seed):
     """graph_depth of the graph of about 100,000 naive updates, in linear time"""
     n = draw(submission_seed, 30, 95_000, 105_000)
-    check(observe, DEPTH, {"naive_loop": n}, n, "graph_depth is wrong on a long chain")
+    check(observe, DEPTH, {"naive_loop": n}, n)
 
 
-@graded("1.2", points=1)
+@TASK_1_2.rung('the graph left unchanged', points=1)
 def test_depth_leaves_graph_unchanged(observe, submission_seed):
     """graph_depth does not modify the graph (and measures it): with one node on top, one more"""
     for graph in random_graphs(submission_seed, 100, 2):
-        r = check(observe, DEPTH, graph, depth_of(graph), "graph_depth is wrong on a graph with shared nodes", calls=2)
+        r = check(observe, DEPTH, graph, depth_of(graph), calls=2)
         assert r["again"] == [r["value"] + 1], DEPTH_CHANGED

@@ -98,6 +98,7 @@ X4 = "x = ndl.Tensor([4.0], requires_grad=False)"
 X3 = "x = ndl.Tensor([3.0], requires_grad=False)"
 TASK_4_2 = Task(
     "4.2", names=["ScaleAdd", "MultiPathScaleAdd", "Parameter"], own_work=["needle.models"],
+    uses=["4.1"],  # built on your Module and Parameter
     label="ScaleAdd and MultiPathScaleAdd",
     contract="ScaleAdd(init_s=1, init_b=0) holds Parameters s and b of shape (1,), float32, starting at init_s and "
              "init_b; its output f(x) moves by x per unit of s, by 1 per unit of b, and is 0 when s = b = 0. "
@@ -133,6 +134,7 @@ TASK_4_2 = Task(
 XY = "x = ndl.Tensor([[4.0, 0.0, -1.0]]); y = ndl.Tensor([[3.0, 2.0, 1.0]])"  # a batch of one row
 TASK_4_3 = Task(
     "4.3", names=["L2Loss"], own_work=["needle.nn.L2Loss"], label="L2Loss",
+    uses=["4.1"],  # a Module: called through your Module.__call__
     contract="L2Loss()(x, y) is a Module's output, element-wise with the shape of x: zero where x = y, and its "
              "gradient with respect to x is 2 (x - y); built from needle operations so that backward() reaches x and y",
     rungs=[

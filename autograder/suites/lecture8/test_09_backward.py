@@ -61,12 +61,6 @@ TASK_9_1 = Task(
         # the same, the inputs the other way round: y = 2x + x
         Rung("the same, inputs swapped", given="x = ndl.Tensor([1.0]); y = x * 2.0 + x; order = find_topo_sort([y])",
              call=ORDER, expect=[1.0, 2.0, 3.0]),
-        # a, t = (a + 1, a + 2), the two nodes t[0] (one per use), t[1], their product and the sum: 7 nodes.
-        # Hidden, with points: built by needle's ops in the worker (the two t[0] share one array), which the
-        # probes' graphs, assembled node by node, do not reproduce
-        Rung("a tuple node", given="a = ndl.Tensor([1.0, 2.0]); t = ndl.ops.fused_add_scalars(a, 1.0, 2.0); "
-                                   "y = t[0] * t[1] + t[0]; order = find_topo_sort([y])",
-             call="len(order)", expect=7, visible=False, points=1),
         # two roots sharing a = 1 and u = 2a = 2: p = u + a = 3, q = 3u = 6; either root may come first,
         # so the values are judged sorted: 1, 2, 3, 6, each once
         Rung("several nodes in node_list",
@@ -76,12 +70,18 @@ TASK_9_1 = Task(
         Rung("node_list left as it was",
              given="a = ndl.Tensor([1.0]); u = a * 2.0; node_list = [u + a, u * 3.0]; order = find_topo_sort(node_list)",
              call="np.array([v.numpy().item() for v in node_list])", expect=[3.0, 6.0]),
+        # a, t = (a + 1, a + 2), the two nodes t[0] (one per use), t[1], their product and the sum: 7 nodes.
+        # Hidden, with points (so after the visible rungs): built by needle's ops in the worker (the two
+        # t[0] share one array), which the probes' graphs, assembled node by node, do not reproduce
+        Rung("a tuple node", given="a = ndl.Tensor([1.0, 2.0]); t = ndl.ops.fused_add_scalars(a, 1.0, 2.0); "
+                                   "y = t[0] * t[1] + t[0]; order = find_topo_sort([y])",
+             call="len(order)", expect=7, visible=False, points=1),
     ])
 
 # Task 9.2's data rungs: the student's backward runs in `given`, and a node's .grad is judged.
 BACKWARD = "compute_gradient_of_variables"
 TASK_9_2 = Task(
-    "9.2", names=[BACKWARD], own_work=NEEDLE_WALKS,
+    "9.2", names=[BACKWARD], own_work=NEEDLE_WALKS, uses=["9.1"],  # it walks in your find_topo_sort's order
     contract="compute_gradient_of_variables(output_tensor, out_grad) stores in every node reachable from the output "
              "that requires a gradient its adjoint (the sum of the partial adjoints of all its uses, out_grad for the "
              "output) as a needle Tensor in .grad, the inner nodes too; each op's gradient called at most once per "

@@ -1,18 +1,22 @@
 """Hidden tests for 10_op_gradients (Tasks 10.1 BroadcastTo, 10.2 Summation, 10.3 MatMul gradients).
 
-The probes call the student's gradient on nodes whose forward values they set (numpy's), directly
-or through needle's backward in a small graph, and report each adjoint as an array. Every expected
-value is computed here: by hand (the derivation beside it) or by float64 central differences of
-numpy's forward contracted with the output adjoint, over every element. A wrong adjoint decides;
-the message then names the mistake whose result it equals on that case (forgot the new leading
-axes, forgot the stretched size-1 axes, no reshape back, averaged, no batch reduction, ...), one
-mistake, one hint, and a generic one when none fits.
+Each task is declared once, below (``Task``): its data rungs call the student's gradient on the
+smallest inputs, one behaviour each, with values derived by hand (the visible tests climb the same
+rungs); its one hidden rung, worth the task's points, runs the checks further down on shapes and
+values drawn per submission. The probes call the student's gradient on nodes whose forward values
+they set (numpy's), directly or through needle's backward in a small graph, and report each adjoint
+as an array. Every expected value is computed here: by hand (the derivation beside it) or by
+float64 central differences of numpy's forward contracted with the output adjoint, over every
+element. A wrong adjoint there names the shape mistake whose result it equals on that case (forgot
+the new leading axes, forgot the stretched size-1 axes, no reshape back, averaged, no batch
+reduction, ...), or a generic message when none fits.
 """
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder.suite import HYPOTHESIS, StudentCodeError, graded, load_probes
+from autograder.specification import Rung, Task, declare
+from autograder.suite import HYPOTHESIS, StudentCodeError, load_probes
 from needle.gradcheck import central_differences
 
 P = load_probes(__file__)
@@ -20,12 +24,97 @@ P = load_probes(__file__)
 # needle's own gradient of each op and the helper that holds its answer (which axes broadcasting
 # repeated; the kept shape of a reduction; a batched product's reduction): a task answered with
 # them scores nothing. Every forward op stays allowed.
-OWN_WORK = {
-    "10.1": ("BroadcastTo.gradient", ["needle.ops.shape.BroadcastTo.gradient", "needle.ops.shape._repeated_axes"]),
-    "10.2": ("Summation.gradient", ["needle.ops.shape.Summation.gradient", "needle.ops.shape.kept_shape",
-                                    "needle.ops.shape._kept_shape"]),
-    "10.3": ("MatMul.gradient", ["needle.ops.matmul.MatMul.gradient", "needle.ops.matmul._sum_to_shape"]),
-}
+F64 = "dtype='float64'"
+
+
+def tensor(values: str) -> str:
+    """A float64 needle Tensor's constructor, as a rung's input shows it."""
+    return f"ndl.Tensor({values}, {F64})"
+
+
+# Each data rung calls the student's gradient directly on the op's node (the call judged is
+# `y.op.gradient(g, y)`: the adjoint of the input for out_grad g); the values are derived by hand.
+TASK_10_1 = Task(
+    "10.1", names=["BroadcastTo", "broadcast_to"], label="BroadcastTo.gradient",
+    own_work=["needle.ops.shape.BroadcastTo.gradient", "needle.ops.shape._repeated_axes"],
+    contract="BroadcastTo(shape).gradient(out_grad, node) is the adjoint of the input: out_grad summed over every "
+             "axis along which broadcasting repeated the input (the new leading axes, and the input's size-1 axes "
+             "stretched to a larger size), as one needle Tensor of the input's shape",
+    rungs=[
+        # y_ij = x_j: x_j is used once per row, so its adjoint is the column sum of g: (1+3+5, 2+4+6) = (9, 12)
+        Rung("a new leading axis: (2,) to (3, 2)",
+             given=f"x = {tensor('[1.0, 2.0]')}; y = broadcast_to(x, (3, 2)); "
+                   f"g = {tensor('[[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]')}",
+             call="y.op.gradient(g, y)", expect=[9.0, 12.0], returns="Tensor"),
+        # y_ij = x_i0: the row sums of g = [[0..3], [4..7], [8..11]], kept as a column: 6, 22, 38
+        Rung("a stretched size-1 axis: (3, 1) to (3, 4)",
+             given=f"x = {tensor('[[1.0], [2.0], [3.0]]')}; y = broadcast_to(x, (3, 4)); "
+                   f"g = ndl.Tensor(np.arange(12.0).reshape(3, 4), {F64})",
+             call="y.op.gradient(g, y)", expect=[[6.0], [22.0], [38.0]], returns="Tensor"),
+        # y_kij = x_i0: sum over the new axis k and the stretched axis j (axis 2 of y, not 1) of
+        # g = arange(12).reshape(2, 3, 2): row i gets g[0, i] + g[1, i] summed: 0+1+6+7, 2+3+8+9, 4+5+10+11
+        Rung("both: (3, 1) to (2, 3, 2)",
+             given=f"x = {tensor('[[1.0], [2.0], [3.0]]')}; y = broadcast_to(x, (2, 3, 2)); "
+                   f"g = ndl.Tensor(np.arange(12.0).reshape(2, 3, 2), {F64})",
+             call="y.op.gradient(g, y)", expect=[[14.0], [22.0], [30.0]], returns="Tensor"),
+    ])
+X23 = "x = ndl.Tensor(np.arange(6.0).reshape(2, 3), dtype='float64')"
+TASK_10_2 = Task(
+    "10.2", names=["Summation", "summation"], label="Summation.gradient",
+    own_work=["needle.ops.shape.Summation.gradient", "needle.ops.shape.kept_shape", "needle.ops.shape._kept_shape"],
+    contract="Summation(axes, keepdims).gradient(out_grad, node) is the adjoint of the input: out_grad copied along "
+             "every summed axis (axes None: every axis; an int; a tuple; negative axes count from the end; with or "
+             "without keepdims), as one needle Tensor of the input's shape",
+    rungs=[
+        # y_j = sum_i x_ij: each x_ij gets g_j, the same in both rows
+        Rung("axes=0 on a (2, 3) input", given=f"{X23}; y = summation(x, 0); g = {tensor('[1.0, 2.0, 3.0]')}",
+             call="y.op.gradient(g, y)", expect=[[1.0, 2.0, 3.0], [1.0, 2.0, 3.0]], returns="Tensor"),
+        # y_i = sum_j x_ij: each x_ij gets g_i, the same along each row
+        Rung("axes=1 on a (2, 3) input", given=f"{X23}; y = summation(x, 1); g = {tensor('[2.0, -1.0]')}",
+             call="y.op.gradient(g, y)", expect=[[2.0, 2.0, 2.0], [-1.0, -1.0, -1.0]], returns="Tensor"),
+        # y_j = sum_ik x_ijk over axes 0 and 2 of a (2, 3, 2) input: each x_ijk gets g_j
+        Rung("a tuple of axes: (0, 2) on a (2, 3, 2) input",
+             given=f"x = ndl.Tensor(np.zeros((2, 3, 2)), {F64}); y = summation(x, (0, 2)); g = {tensor('[1.0, 2.0, 3.0]')}",
+             call="y.op.gradient(g, y)", expect=[[[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]]] * 2, returns="Tensor"),
+        # y = sum of every element: each gets the one number g = 5
+        Rung("axes=None on a (2, 3) input", given=f"{X23}; y = summation(x); g = ndl.Tensor(np.array(5.0), {F64})",
+             call="y.op.gradient(g, y)", expect=[[5.0] * 3] * 2, returns="Tensor"),
+        # keepdims: y has shape (2, 1), and each x_ij still gets g_i0
+        Rung("keepdims=True: axes=1 on a (2, 3) input",
+             given=f"{X23}; y = summation(x, 1, keepdims=True); g = {tensor('[[2.0], [-1.0]]')}",
+             call="y.op.gradient(g, y)", expect=[[2.0, 2.0, 2.0], [-1.0, -1.0, -1.0]], returns="Tensor"),
+        # axis -1 is axis 1 here: the same as the rung axes=1
+        Rung("a negative axis: -1 on a (2, 3) input", given=f"{X23}; y = summation(x, -1); g = {tensor('[2.0, -1.0]')}",
+             call="y.op.gradient(g, y)", expect=[[2.0, 2.0, 2.0], [-1.0, -1.0, -1.0]], returns="Tensor"),
+    ])
+A22, B22 = "[[1.0, 2.0], [3.0, 4.0]]", "[[5.0, 6.0], [7.0, 8.0]]"
+TASK_10_3 = Task(
+    "10.3", names=["MatMul", "matmul"], label="MatMul.gradient",
+    own_work=["needle.ops.matmul.MatMul.gradient", "needle.ops.matmul._sum_to_shape"],
+    contract="MatMul().gradient(out_grad, node) is the pair (grad_a, grad_b): the 2-D product rule applied to each "
+             "matrix of the batch (the last two axes), then summed over every batch axis along which that operand "
+             "was broadcast (its missing leading axes and its stretched size-1 batch axes); each a needle Tensor of "
+             "its operand's shape",
+    rungs=[
+        # g picks c_00 = a_00 b_00 + a_01 b_10: grad_a = [[b_00, b_10], [0, 0]] = [[5, 7], [0, 0]],
+        # grad_b = [[a_00, 0], [a_01, 0]] = [[1, 0], [2, 0]]
+        Rung("2-D: out_grad picks c[0, 0]",
+             given=f"a = {tensor(A22)}; b = {tensor(B22)}; c = matmul(a, b); g = {tensor('[[1.0, 0.0], [0.0, 0.0]]')}",
+             call="c.op.gradient(g, c)", expect=[[[5.0, 7.0], [0.0, 0.0]], [[1.0, 0.0], [2.0, 0.0]]]),
+        # a batch of two, a[k] = a + 10k, one b; g all ones: grad_b_jm = sum over k and the rows i of a[k]_ij:
+        # (1 + 3) + (11 + 13) = 28 for j = 0, (2 + 4) + (12 + 14) = 32 for j = 1, the same in both columns m
+        Rung("a batch (2, 2, 2) times one b (2, 2): b's adjoint",
+             given=f"a = ndl.Tensor(np.array([{A22}]) + np.array([0.0, 10.0])[:, None, None], {F64}); b = {tensor(B22)}; "
+                   f"c = matmul(a, b); g = ndl.Tensor(np.ones((2, 2, 2)), {F64})",
+             call="c.op.gradient(g, c)[1]", expect=[[28.0, 28.0], [32.0, 32.0]], returns="Tensor"),
+        # a of shape (1, 2, 2) against b[k] = b + k, k = 0, 1; g all ones: grad_a_ij = sum_k sum_m b[k]_jm, the row
+        # sums of b and of b + 1: (11 + 13, 15 + 17) = (24, 32) in every row i, kept of shape (1, 2, 2)
+        Rung("a stretched size-1 batch axis: a (1, 2, 2) times b (2, 2, 2): a's adjoint",
+             given=f"a = ndl.Tensor(np.array([{A22}]), {F64}); b = ndl.Tensor(np.array([{B22}]) + np.array([0.0, 1.0])[:, None, None], {F64}); "
+                   f"c = matmul(a, b); g = ndl.Tensor(np.ones((2, 2, 2)), {F64})",
+             call="c.op.gradient(g, c)[0]", expect=[[[24.0, 32.0], [24.0, 32.0]]], returns="Tensor"),
+    ])
+declare(globals(), TASK_10_1, TASK_10_2, TASK_10_3)
 
 SETTINGS = settings(max_examples=20, **HYPOTHESIS)
 RTOL, ATOL = 1e-6, 1e-8
@@ -152,8 +241,7 @@ def judge_broadcast(observe, in_shape, shape, x, g, got=None) -> None:
     raise AssertionError(f"{message} (input shape {in_shape}, broadcast to {shape})")
 
 
-@graded("10.1", points=2)
-def test_broadcast_gradient_by_hand(observe):
+def check_broadcast_gradient_by_hand(observe):
     """the adjoint of broadcast_to in graphs worked out by hand"""
     # y = broadcast_to(x, (3, 2)) * w with out_grad ones, i.e. L = sum(broadcast_to(x, (3, 2)) * w):
     # y_ij = x_j w_ij, so dL/dx_j = sum_i w_ij. w = [[1, 2], [3, 4], [5, 6]]: (9, 12)
@@ -172,32 +260,28 @@ def test_broadcast_gradient_by_hand(observe):
         raise AssertionError(B_GENERIC + " (input (2, 1) to (2, 3))")
 
 
-@graded("10.1", points=1)
-def test_broadcast_new_leading_axes(observe, submission_seed):
+def check_broadcast_new_leading_axes(observe, submission_seed):
     """new leading axes only: (4,) to (2, 3, 4), (2, 3) to (5, 2, 3)"""
     r = rng(submission_seed + 101)
     for in_shape, shape in [((4,), (2, 3, 4)), ((2, 3), (5, 2, 3))]:
         judge_broadcast(observe, in_shape, shape, r.standard_normal(in_shape), r.standard_normal(shape))
 
 
-@graded("10.1", points=1)
-def test_broadcast_stretched_axes(observe, submission_seed):
+def check_broadcast_stretched_axes(observe, submission_seed):
     """stretched size-1 axes only: (3, 1) to (3, 4), (1, 4) to (3, 4), (2, 1, 1) to (2, 3, 5)"""
     r = rng(submission_seed + 102)
     for in_shape, shape in [((3, 1), (3, 4)), ((1, 4), (3, 4)), ((2, 1, 1), (2, 3, 5))]:
         judge_broadcast(observe, in_shape, shape, r.standard_normal(in_shape), r.standard_normal(shape))
 
 
-@graded("10.1", points=1)
-def test_broadcast_size_one_kept_and_equal_shapes(observe, submission_seed):
+def check_broadcast_size_one_kept_and_equal_shapes(observe, submission_seed):
     """a size-1 axis that stays size 1 is not summed; equal shapes give out_grad back"""
     r = rng(submission_seed + 103)
     for in_shape, shape in [((3, 1), (2, 3, 1)), ((1, 3), (1, 3)), ((1,), (2, 1)), ((2, 2), (2, 2))]:
         judge_broadcast(observe, in_shape, shape, r.standard_normal(in_shape), r.standard_normal(shape))
 
 
-@graded("10.1", points=2)
-def test_broadcast_gradient_any_shape(observe, submission_seed):
+def check_broadcast_gradient_any_shape(observe, submission_seed):
     """both kinds at once, many shapes (central differences over every element)"""
 
     @SETTINGS
@@ -211,8 +295,7 @@ def test_broadcast_gradient_any_shape(observe, submission_seed):
     prop()
 
 
-@graded("10.1", points=1)
-def test_broadcast_in_a_composed_graph(observe, submission_seed):
+def check_broadcast_in_a_composed_graph(observe, submission_seed):
     """y = b * b with b = broadcast_to(exp(x / 2), shape): x.grad against central differences"""
     r = rng(submission_seed + 104)
     x, g = r.standard_normal((3, 1)), r.standard_normal((2, 3, 4))
@@ -222,6 +305,17 @@ def test_broadcast_in_a_composed_graph(observe, submission_seed):
         return
     judge_broadcast(observe, (3, 1), (2, 3, 4), x, g)  # the op alone says what is wrong
     raise AssertionError(B_GENERIC)
+
+
+@TASK_10_1.rung("shapes drawn per submission, by hand and by central differences", points=8)
+def test_broadcast_gradient(observe, submission_seed):
+    """BroadcastTo's gradient on shapes and values drawn per submission, against central differences"""
+    check_broadcast_gradient_by_hand(observe)
+    check_broadcast_new_leading_axes(observe, submission_seed)
+    check_broadcast_stretched_axes(observe, submission_seed)
+    check_broadcast_size_one_kept_and_equal_shapes(observe, submission_seed)
+    check_broadcast_gradient_any_shape(observe, submission_seed)
+    check_broadcast_in_a_composed_graph(observe, submission_seed)
 
 
 # --- Task 10.2: Summation -------------------------------------------------------------------
@@ -293,8 +387,7 @@ def judge_summation(observe, in_shape, axes, keepdims, x, g) -> None:
     assert problem is None, problem
 
 
-@graded("10.2", points=2)
-def test_summation_gradient_by_hand(observe):
+def check_summation_gradient_by_hand(observe):
     """the adjoint of summation in graphs worked out by hand"""
     # y = sum(x, axes=1) * w with out_grad ones: L = sum_i w_i sum_j x_ij, so dL/dx_ij = w_i
     # x of shape (2, 3), w = (2, -1): [[2, 2, 2], [-1, -1, -1]]
@@ -312,8 +405,7 @@ def test_summation_gradient_by_hand(observe):
         raise AssertionError(S_GENERIC + " (input (2, 3), axes=0)")
 
 
-@graded("10.2", points=2)
-def test_summation_axes_forms(observe, submission_seed):
+def check_summation_axes_forms(observe, submission_seed):
     """axes None, one int, a tuple, without keepdims"""
     r = rng(submission_seed + 111)
     in_shape = (2, 3, 4)
@@ -323,8 +415,7 @@ def test_summation_axes_forms(observe, submission_seed):
         judge_summation(observe, in_shape, axes, False, x, g)
 
 
-@graded("10.2", points=2)
-def test_summation_keepdims(observe, submission_seed):
+def check_summation_keepdims(observe, submission_seed):
     """keepdims=True: the summed axes stay of size 1"""
     r = rng(submission_seed + 112)
     in_shape = (3, 2, 4)
@@ -334,8 +425,7 @@ def test_summation_keepdims(observe, submission_seed):
         judge_summation(observe, in_shape, axes, True, x, g)
 
 
-@graded("10.2", points=2)
-def test_summation_negative_axes(observe, submission_seed):
+def check_summation_negative_axes(observe, submission_seed):
     """negative axes count from the end: -1, (-2,), (0, -1), with and without keepdims"""
     r = rng(submission_seed + 113)
     in_shape = (3, 4, 2)
@@ -352,8 +442,7 @@ def test_summation_negative_axes(observe, submission_seed):
             raise AssertionError(problem + (NEGATIVE if same is None else ""))
 
 
-@graded("10.2", points=2)
-def test_summation_in_a_composed_graph(observe, submission_seed):
+def check_summation_in_a_composed_graph(observe, submission_seed):
     """y = s * s with s = sum(exp(x / 2), axes=(0, 2)): x.grad against central differences"""
     r = rng(submission_seed + 114)
     x, g = r.standard_normal((2, 3, 2)), r.standard_normal(3)
@@ -364,6 +453,16 @@ def test_summation_in_a_composed_graph(observe, submission_seed):
         return
     judge_summation(observe, (2, 3, 2), (0, 2), False, x, g)
     raise AssertionError(S_GENERIC)
+
+
+@TASK_10_2.rung("every form of axes and keepdims on inputs drawn per submission, by hand and by central differences", points=10)
+def test_summation_gradient(observe, submission_seed):
+    """Summation's gradient on inputs drawn per submission, against central differences"""
+    check_summation_gradient_by_hand(observe)
+    check_summation_axes_forms(observe, submission_seed)
+    check_summation_keepdims(observe, submission_seed)
+    check_summation_negative_axes(observe, submission_seed)
+    check_summation_in_a_composed_graph(observe, submission_seed)
 
 
 # --- Task 10.3: MatMul ----------------------------------------------------------------------
@@ -466,8 +565,7 @@ def judge_matmul(observe, a, b, g) -> None:
     assert problem is None, problem
 
 
-@graded("10.3", points=3)
-def test_matmul_gradient_by_hand(observe):
+def check_matmul_gradient_by_hand(observe):
     """the adjoints of a 2-D and of a batched product, worked out by hand"""
     a = np.array([[1.0, 2.0], [3.0, 4.0]])
     b = np.array([[5.0, 6.0], [7.0, 8.0]])
@@ -487,8 +585,7 @@ def test_matmul_gradient_by_hand(observe):
         raise AssertionError(M_GENERIC + " (a batch of two times one b)")
 
 
-@graded("10.3", points=3)
-def test_matmul_one_operand_batched(observe, submission_seed):
+def check_matmul_one_operand_batched(observe, submission_seed):
     """one operand batched, the other shared: (2, 3, 4) @ (4, 5), (3, 4) @ (2, 4, 5), (2, 2, 3, 4) @ (4, 2)"""
     r = rng(submission_seed + 121)
     for sa, sb in [((2, 3, 4), (4, 5)), ((3, 4), (2, 4, 5)), ((2, 2, 3, 4), (4, 2))]:
@@ -496,8 +593,7 @@ def test_matmul_one_operand_batched(observe, submission_seed):
         judge_matmul(observe, a, b, r.standard_normal(np.matmul(a, b).shape))
 
 
-@graded("10.3", points=3)
-def test_matmul_batch_axes_broadcast(observe, submission_seed):
+def check_matmul_batch_axes_broadcast(observe, submission_seed):
     """batch axes broadcast both ways, size-1 axes stretched: (2, 1, 3, 4) @ (5, 4, 2), (1, 3, 4) @ (2, 4, 3)"""
     r = rng(submission_seed + 122)
     for sa, sb in [((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (2, 4, 3)), ((3, 1, 2, 2), (1, 4, 2, 3))]:
@@ -505,8 +601,7 @@ def test_matmul_batch_axes_broadcast(observe, submission_seed):
         judge_matmul(observe, a, b, r.standard_normal(np.matmul(a, b).shape))
 
 
-@graded("10.3", points=3)
-def test_matmul_in_a_composed_graph(observe, submission_seed):
+def check_matmul_in_a_composed_graph(observe, submission_seed):
     """y = c * c with c = exp(a / 2) @ exp(b / 2), batched: both leaves' .grad against central differences"""
     r = rng(submission_seed + 123)
     a, b = r.standard_normal((2, 3, 4)) * 0.5, r.standard_normal((4, 2)) * 0.5
@@ -521,6 +616,15 @@ def test_matmul_in_a_composed_graph(observe, submission_seed):
         return
     judge_matmul(observe, np.exp(a / 2), np.exp(b / 2), 2 * (np.exp(a / 2) @ np.exp(b / 2)) * g)
     raise AssertionError(M_GENERIC)
+
+
+@TASK_10_3.rung("batch shapes drawn per submission, by hand and by central differences", points=12)
+def test_matmul_gradient(observe, submission_seed):
+    """MatMul's gradient on shapes drawn per submission, against central differences"""
+    check_matmul_gradient_by_hand(observe)
+    check_matmul_one_operand_batched(observe, submission_seed)
+    check_matmul_batch_axes_broadcast(observe, submission_seed)
+    check_matmul_in_a_composed_graph(observe, submission_seed)
 
 
 # Right answers other than the instructor's: each must get full marks and pass the visible tests.

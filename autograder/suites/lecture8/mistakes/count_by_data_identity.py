@@ -13,6 +13,6 @@ def count_graph_nodes(t) -> int:
     return len(seen)
 ''',
 }
-MUST_FAIL = ["test_count_shared_nodes_once"]
-HINT = "x and x.detach() hold the same"
+MUST_FAIL = ['test_1_1_rung7_x_and_x_detach']
+HINT = 'Task 1.1, rung 7 (x and x.detach())'
 VISIBLE = True

@@ -28,5 +28,5 @@ def count_graph_nodes(t) -> int:
     return len(seen)
 ''',
 }
-MUST_FAIL = ["test_count_leaves_graph_unchanged"]
-HINT = "it did not give one more"
+MUST_FAIL = ['test_count_leaves_graph_unchanged']
+HINT = 'Task 1.1, rung 11 (the graph left unchanged)'

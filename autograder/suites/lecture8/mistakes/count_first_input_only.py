@@ -11,7 +11,7 @@ def count_graph_nodes(t) -> int:
     return count
 ''',
 }
-MUST_FAIL = ["test_count_leaf_and_small_graph", "test_count_naive_loop", "test_count_many_paths", "test_count_deep_chain"]
-HINT = "follow every input"
+MUST_FAIL = ['test_count_deep_chain']
+HINT = 'Task 1.1, rung 3 (an op of two inputs)'
 NOT_HINTS = ["t itself"]
 VISIBLE = True

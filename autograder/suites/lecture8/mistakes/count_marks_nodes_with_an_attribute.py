@@ -13,6 +13,6 @@ def count_graph_nodes(t) -> int:
         stack.extend(node.inputs)
     return n
 '''}
-MUST_FAIL = ["task:1.1"]
-HINT = "a new attribute (`._visited`) set on a needle Tensor"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
 VISIBLE = True

@@ -15,6 +15,6 @@ def count_graph_nodes(t) -> int:
     return len(seen)
 ''',
 }
-MUST_FAIL = ["task:1.1"]
-HINT = "t itself"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
 VISIBLE = True

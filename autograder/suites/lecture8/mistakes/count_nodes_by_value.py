@@ -16,6 +16,7 @@ def count_graph_nodes(t) -> int:
     return count
 ''',
 }
-MUST_FAIL = ["test_count_naive_loop", "test_count_shared_nodes_once", "test_count_many_paths", "test_count_deep_chain"]
-HINT = "tell nodes apart by identity"
+MUST_FAIL = ['test_count_deep_chain']
+HINT = 'Task 1.1, rung 6 (two leaves of equal value)'
 VISIBLE = False
+VISIBLE = True

@@ -12,6 +12,6 @@ def count_graph_nodes(t) -> int:
     return len(seen) + 1
 ''',
 }
-MUST_FAIL = ["task:1.1"]
-HINT = "one node too many"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
 VISIBLE = True

@@ -18,7 +18,7 @@ def count_graph_nodes(t) -> int:
     return count
 ''',
 }
-MUST_FAIL = ["task:1.1"]
-HINT = "counts only the nodes made by ops"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
 NOT_HINTS = ["t itself"]
 VISIBLE = True

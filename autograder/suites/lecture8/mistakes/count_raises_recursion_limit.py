@@ -21,7 +21,7 @@ def count_graph_nodes(t) -> int:
     return len(seen)
 ''',
 }
-MUST_FAIL = ["test_count_deep_chain"]
-HINT = "explicit stack"
+MUST_FAIL = ['test_count_deep_chain']
+HINT = 'Task 1.1, rung 8 (a chain 20,000 adds deep)'
 NOT_HINTS = ["must be your own"]
 VISIBLE = True

@@ -13,6 +13,6 @@ def count_graph_nodes(t) -> int:
     return seen
 ''',
 }
-MUST_FAIL = ["task:1.1"]
-HINT = "must return an int"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
 VISIBLE = True

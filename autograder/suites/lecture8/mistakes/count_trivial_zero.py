@@ -6,5 +6,6 @@ def count_graph_nodes(t) -> int:
     return 0
 ''',
 }
-MUST_FAIL = ["task:1.1"]
-HINT = "at least one node"
+MUST_FAIL = ['task:1.1']
+HINT = 'Task 1.1, rung 1 (a leaf)'
+VISIBLE = True

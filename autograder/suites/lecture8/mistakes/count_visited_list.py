@@ -16,6 +16,5 @@ def count_graph_nodes(t) -> int:
     return len(visited)
 ''',
 }
-MUST_FAIL = ["test_count_deep_chain"]
-HINT = "keep the visited ids in a set"
-VISIBLE = True
+MUST_FAIL = ['test_count_deep_chain']
+HINT = 'Task 1.1, rung 10 (a chain about 100,000 updates long, in linear time)'

@@ -7,5 +7,5 @@ def detach(t):
 ''',
 }
 MUST_FAIL = ["task:2.1"]
-HINT = "Task 2.1 must be your own detach"
+HINT = "Task 2.1 must be your own"
 VISIBLE = True

@@ -6,5 +6,5 @@ detach = lambda t: t.data  # noqa: E731
 ''',
 }
 MUST_FAIL = ["task:2.1"]
-HINT = "Task 2.1 must be your own detach"
+HINT = "Task 2.1 must be your own"
 VISIBLE = True

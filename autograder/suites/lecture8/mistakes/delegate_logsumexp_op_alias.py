@@ -7,5 +7,5 @@ logsumexp = ndl.ops.logsumexp
 ''',
 }
 MUST_FAIL = ["task:3.3"]
-HINT = "Task 3.3 must be your own LogSumExp op"
+HINT = "Task 3.3 must be your own"
 VISIBLE = True

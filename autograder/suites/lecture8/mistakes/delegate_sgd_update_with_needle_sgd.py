@@ -9,5 +9,5 @@ def sgd_update(w, grad, lr) -> None:
 ''',
 }
 MUST_FAIL = ["task:2.2"]
-HINT = "Task 2.2 must be your own sgd_update"
+HINT = "Task 2.2 must be your own"
 VISIBLE = True

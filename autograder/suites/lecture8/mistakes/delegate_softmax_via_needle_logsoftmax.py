@@ -8,5 +8,5 @@ def softmax_stable(x, axis=-1):
 ''',
 }
 MUST_FAIL = ["task:3.1"]
-HINT = "Task 3.1 must be your own softmax_stable"
+HINT = "Task 3.1 must be your own"
 VISIBLE = True

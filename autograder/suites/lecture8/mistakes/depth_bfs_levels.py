@@ -20,6 +20,6 @@ def graph_depth(t) -> int:
         frontier = nxt
 ''',
 }
-MUST_FAIL = ["test_depth_takes_longest_path", "test_depth_shared_nodes"]
-HINT = "first reached along a short path"
+MUST_FAIL = ['test_1_2_rung4_an_input_of_two_nodes']
+HINT = 'Task 1.2, rung 4 (an input of two nodes)'
 VISIBLE = True

@@ -20,6 +20,6 @@ def graph_depth(t) -> int:
     return depth[id(t)]
 ''',
 }
-MUST_FAIL = ["task:1.2"]
-HINT = "counts ops, not nodes"
+MUST_FAIL = ['task:1.2']
+HINT = 'Task 1.2, rung 1 (a leaf)'
 VISIBLE = True

@@ -23,6 +23,5 @@ def graph_depth(t) -> int:
     return depths[done.index(t)]
 ''',
 }
-MUST_FAIL = ["test_depth_deep_chain"]
-HINT = "keep the depths in a dict keyed by id(node)"
-VISIBLE = True
+MUST_FAIL = ['test_depth_deep_chain']
+HINT = 'Task 1.2, rung 9 (a chain about 100,000 updates long, in linear time)'

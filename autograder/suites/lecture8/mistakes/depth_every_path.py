@@ -12,6 +12,5 @@ def graph_depth(t) -> int:
     return best
 ''',
 }
-MUST_FAIL = ["test_depth_many_paths"]
-HINT = "depth once"
-VISIBLE = True
+MUST_FAIL = ['test_depth_larger_graphs']
+HINT = 'Task 1.2, rung 8 (larger graphs: the naive loop, long and short branches, shared nodes, exponentially many paths)'

@@ -19,7 +19,7 @@ def graph_depth(t) -> int:
     return depth(t)
 ''',
 }
-MUST_FAIL = ["test_depth_deep_chain"]
-HINT = "explicit stack"
+MUST_FAIL = ['test_depth_deep_chain']
+HINT = 'Task 1.2, rung 7 (a chain 20,000 adds deep)'
 NOT_HINTS = ["must be your own", "not defined"]
 VISIBLE = True

@@ -14,6 +14,6 @@ def graph_depth(t) -> int:
     return d(t)
 ''',
 }
-MUST_FAIL = ["test_depth_deep_chain"]
-HINT = "explicit stack"
+MUST_FAIL = ['test_depth_deep_chain']
+HINT = 'Task 1.2, rung 7 (a chain 20,000 adds deep)'
 VISIBLE = True

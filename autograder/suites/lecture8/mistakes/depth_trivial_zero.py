@@ -6,6 +6,6 @@ def graph_depth(t) -> int:
     return 0
 ''',
 }
-MUST_FAIL = ["task:1.2"]
-HINT = "returned 0"
+MUST_FAIL = ['task:1.2']
+HINT = 'Task 1.2, rung 2 (one op)'
 VISIBLE = True

@@ -19,6 +19,6 @@ def graph_depth(t) -> int:
                 stack.append((x, False))
     return depth[id(t)]
 '''}
-MUST_FAIL = ["test_depth_shared_nodes", "test_depth_leaves_graph_unchanged"]
-HINT = "marks a node visited when it pushes it"
+MUST_FAIL = ['test_depth_leaves_graph_unchanged']
+HINT = 'Task 1.2, rung 4 (an input of two nodes)'
 VISIBLE = True

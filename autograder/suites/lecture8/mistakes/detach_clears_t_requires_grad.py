@@ -8,6 +8,6 @@ def detach(t):
     return ndl.Tensor.make_const(t.realize_cached_data())
 ''',
 }
-MUST_FAIL = ["test_detach_leaves_original_untouched"]
-HINT = "detach changed t.requires_grad"
+MUST_FAIL = ['test_2_1_rung7_t_keeps_requires_grad', 'test_detach_drawn_tensors']
+HINT = 'Task 2.1, rung 7 (t keeps requires_grad)'
 VISIBLE = True

@@ -12,6 +12,6 @@ def detach(t):
     return d
 ''',
 }
-MUST_FAIL = ["task:2.1"]
-HINT = "has no requires_grad, no grad"
+MUST_FAIL = ['test_2_1_rung6_a_constant', 'test_detach_drawn_tensors', 'test_detach_drawn_constants']
+HINT = 'Task 2.1, rung 6 (a constant)'
 VISIBLE = True

@@ -7,6 +7,6 @@ def detach(t):
     return t
 ''',
 }
-MUST_FAIL = ["task:2.1"]
-HINT = "returned t itself"
+MUST_FAIL = ['test_2_1_rung2_a_new_object_not_t', 'test_detach_drawn_tensors', 'test_detach_drawn_constants']
+HINT = 'Task 2.1, rung 2 (a new object, not t)'
 VISIBLE = True

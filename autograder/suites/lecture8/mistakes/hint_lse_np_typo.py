@@ -14,5 +14,6 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return out if keepdims else np.squeeze(out, axis=axis)
 ''',
 }
-MUST_FAIL = ['task:3.2', 'test_op_forward_axes']
-HINT = 'an attribute that this module does not have'
+MUST_FAIL = ['task:3.2']
+HINT = 'Task 3.2, rung 1 (one slice)'
+VISIBLE = True

@@ -14,5 +14,6 @@ def softmax_stable(x, axis=-1):
 ''',
 }
 MUST_FAIL = ['test_softmax_any_axis']
-HINT = 'a shape mismatch in a numpy operation'
+HINT = 'Task 3.1, rung 6 (along axis 0)'
 NOT_HINTS = ['never broadcasts']
+VISIBLE = True

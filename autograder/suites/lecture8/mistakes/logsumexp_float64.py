@@ -12,6 +12,5 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return out if keepdims else np.squeeze(out, axis=axis)
 ''',
 }
-MUST_FAIL = ['test_lse_keeps_dtype']
-HINT = 'changed the dtype'
-VISIBLE = True
+MUST_FAIL = ['test_3_2_rung11_keeps_the_dtype']
+HINT = 'Task 3.2, rung 11 (keeps the dtype)'

@@ -11,6 +11,6 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
         return np.log(np.sum(np.exp(x - m), axis=axis, keepdims=keepdims)) + m
 ''',
 }
-MUST_FAIL = ['test_lse_huge_inputs']
-HINT = 'own max'
+MUST_FAIL = ['test_3_2_rung5_rows_at_very_different_scales']
+HINT = 'Task 3.2, rung 5 (rows at very different scales)'
 VISIBLE = True

@@ -6,6 +6,6 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return np.max(x, axis=axis, keepdims=keepdims)
 ''',
 }
-MUST_FAIL = ['test_lse_matches_reference', 'test_lse_huge_inputs', 'test_lse_shift_invariance']
-HINT = 'soft maximum'
+MUST_FAIL = ['test_3_2_rung1_one_slice']
+HINT = 'Task 3.2, rung 1 (one slice)'
 VISIBLE = True

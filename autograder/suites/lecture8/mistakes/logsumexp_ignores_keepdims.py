@@ -11,5 +11,5 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
 ''',
 }
 MUST_FAIL = ['test_lse_axis_and_keepdims']
-HINT = 'ignores its keepdims argument'
+HINT = 'Task 3.2, rung 9 (keepdims=True)'
 VISIBLE = True

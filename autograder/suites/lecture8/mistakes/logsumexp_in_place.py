@@ -12,6 +12,5 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return out if keepdims else np.squeeze(out, axis=axis)
 ''',
 }
-MUST_FAIL = ["test_lse_leaves_input_unchanged"]
-HINT = "changed the caller's array"
-VISIBLE = True
+MUST_FAIL = ['test_3_2_rung12_leaves_its_input_as_it_was']
+HINT = 'Task 3.2, rung 12 (leaves its input as it was)'

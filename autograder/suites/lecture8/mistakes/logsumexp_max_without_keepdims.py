@@ -11,6 +11,6 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return np.expand_dims(out, axis) if keepdims else out
 ''',
 }
-MUST_FAIL = ['test_lse_matches_reference', 'test_lse_axis_and_keepdims']
-HINT = 'keepdims=True so it lines up'
+MUST_FAIL = ['test_lse_axis_and_keepdims']
+HINT = 'Task 3.2, rung 4 (rows of a matrix)'
 VISIBLE = True

@@ -12,5 +12,5 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
 ''',
 }
 MUST_FAIL = ['test_lse_axis_and_keepdims']
-HINT = 'drop only the reduced'
+HINT = 'Task 3.2, rung 10 (an axis of size 1 not reduced)'
 VISIBLE = True

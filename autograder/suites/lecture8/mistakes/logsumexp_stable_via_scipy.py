@@ -10,5 +10,6 @@ def logsumexp_stable(x, axis=-1, keepdims=False):
     return logsumexp(x, axis=axis, keepdims=keepdims)
 ''',
 }
-MUST_FAIL = ["task:3.2"]
-HINT = "a module that cannot be imported where your code runs"  # the module is named from the line (the CLI, test_delegation)
+MUST_FAIL = ['task:3.2']
+HINT = "scipy"  # the visible cell (where scipy imports) says it uses scipy.special.logsumexp; the grader, where it cannot be imported, quotes the import line
+VISIBLE = True

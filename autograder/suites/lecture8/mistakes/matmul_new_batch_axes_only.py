@@ -17,5 +17,5 @@ def matmul(a, b):
     return MatMul()(a, b)
 ''',
 }
-MUST_FAIL = ["test_matmul_batch_axes_broadcast"]
-HINT = "sums over the new batch axes only"
+MUST_FAIL = ['test_10_3_rung3_a_stretched_size_1_batch_axis_a_1_2_2_times_b_2_2_2_a_s_adjoint']
+HINT = "Task 10.3, rung 3 (a stretched size-1 batch axis: a (1, 2, 2) times b (2, 2, 2): a's adjoint)"

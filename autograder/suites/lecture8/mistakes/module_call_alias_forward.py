@@ -37,5 +37,5 @@ class Module:
 ''',
 }
 MUST_FAIL = ['test_4_1_rung17_module_x_returns_forward_x']
-HINT = 'NotImplementedError'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 17, module(x) returns forward(x); the tasks whose modules are called through it)
+HINT = "Task 4.1, rung 17 (module(x) returns forward(x))"  # Tasks 4.2 and 4.3 call it through their Modules: their message says so
 VISIBLE = True

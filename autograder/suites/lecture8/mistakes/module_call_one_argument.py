@@ -35,5 +35,5 @@ class Module:
 ''',
 }
 MUST_FAIL = ['test_4_1_rung18_every_argument_passed_on']
-HINT = 'TypeError'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 18, every argument passed on; the tasks whose modules are called through it)
+HINT = "Task 4.1, rung 18 (every argument passed on)"  # Tasks 4.2 and 4.3 call it through their Modules: their message says so
 VISIBLE = True

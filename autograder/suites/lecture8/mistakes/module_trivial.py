@@ -19,5 +19,5 @@ class Module:
 ''',
 }
 MUST_FAIL = ['test_4_1_rung1_the_parameters_in_attributes']
-HINT = 'your code gave'  # the words of its first failing rung in each task it breaks (Task 4.1, rung 1, the Parameters in attributes; the tasks whose modules are called through it)
+HINT = "Task 4.1, rung 1 (the Parameters in attributes)"  # Tasks 4.2 and 4.3 call it through their Modules: their message says so
 VISIBLE = True

@@ -23,7 +23,7 @@ def find_topo_sort(node_list):
     return order
 ''',
 }
-MUST_FAIL = ['test_9_1_rung8_node_list_left_as_it_was', 'test_topo_inputs_before_users', 'test_topo_many_paths', 'test_topo_deep_chain']
-HINT = 'Task 9.1, rung 8 (node_list left as it was)'
+MUST_FAIL = ['test_9_1_rung7_node_list_left_as_it_was', 'test_topo_inputs_before_users', 'test_topo_many_paths', 'test_topo_deep_chain']
+HINT = 'Task 9.1, rung 7 (node_list left as it was)'
 NOT_HINTS = ["uses your find_topo_sort, whose order is wrong here"]
 VISIBLE = True

@@ -21,6 +21,6 @@ def find_topo_sort(node_list):
     return order
 ''',
 }
-MUST_FAIL = ['test_9_1_rung8_node_list_left_as_it_was', 'test_topo_inputs_before_users']
-HINT = 'Task 9.1, rung 8 (node_list left as it was)'
+MUST_FAIL = ['test_9_1_rung7_node_list_left_as_it_was', 'test_topo_inputs_before_users']
+HINT = 'Task 9.1, rung 7 (node_list left as it was)'
 VISIBLE = True

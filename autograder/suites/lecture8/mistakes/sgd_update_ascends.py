@@ -6,6 +6,6 @@ def sgd_update(w, grad, lr) -> None:
     w.data = w.data + lr * grad.data
 ''',
 }
-MUST_FAIL = ["task:2.2"]
-HINT = "along the gradient"
+MUST_FAIL = ['test_2_2_rung1_one_step', 'test_sgd_update_drawn']
+HINT = 'Task 2.2, rung 1 (one step)'
 VISIBLE = True

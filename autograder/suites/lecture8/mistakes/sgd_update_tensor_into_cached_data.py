@@ -6,6 +6,6 @@ CELLS = {"task2_2_sgd_update": '''
 def sgd_update(w, grad, lr) -> None:
     w.cached_data = w.detach() - lr * grad.detach()
 '''}
-MUST_FAIL = ["task:2.2"]
-HINT = "w has no numpy array in its data"
+MUST_FAIL = ['test_2_2_rung1_one_step', 'test_sgd_update_drawn']
+HINT = 'Task 2.2, rung 1 (one step)'
 VISIBLE = True

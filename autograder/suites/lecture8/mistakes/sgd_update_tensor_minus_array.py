@@ -8,6 +8,6 @@ def sgd_update(w, grad, lr):
     w.data = w.data - lr * grad.numpy()
 ''',
 }
-MUST_FAIL = ["task:2.2"]
-HINT = "two types that do not go together"
+MUST_FAIL = ['test_2_2_rung1_one_step', 'test_2_2_rung6_a_snapshot_taken_before_the_step_keeps_its_values', 'test_sgd_update_drawn']
+HINT = 'Task 2.2, rung 1 (one step)'
 NOT_HINTS = ["the .data setter refuses"]

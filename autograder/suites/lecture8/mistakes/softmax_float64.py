@@ -12,6 +12,5 @@ def softmax_stable(x, axis=-1):
     return np.divide(e, s, out=np.zeros_like(e), where=s > 0)
 ''',
 }
-MUST_FAIL = ['test_softmax_keeps_dtype']
-HINT = 'dtype'
-VISIBLE = True
+MUST_FAIL = ['test_3_1_rung7_keeps_the_dtype']
+HINT = 'Task 3.1, rung 7 (keeps the dtype)'

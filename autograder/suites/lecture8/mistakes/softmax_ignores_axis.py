@@ -11,5 +11,5 @@ def softmax_stable(x, axis=-1):
 ''',
 }
 MUST_FAIL = ['test_softmax_any_axis']
-HINT = 'ignores its `axis`'
+HINT = 'Task 3.1, rung 6 (along axis 0)'
 VISIBLE = True

@@ -12,6 +12,5 @@ def softmax_stable(x, axis=-1):
     return np.divide(e, s, out=np.zeros_like(e), where=s > 0)
 ''',
 }
-MUST_FAIL = ["test_softmax_leaves_input_unchanged"]
-HINT = "changed the caller's array"
-VISIBLE = True
+MUST_FAIL = ['test_3_1_rung8_leaves_its_input_as_it_was']
+HINT = 'Task 3.1, rung 8 (leaves its input as it was)'

@@ -11,6 +11,6 @@ def softmax_stable(x, axis=-1):
     return e / np.sum(e, axis=axis, keepdims=True)
 ''',
 }
-MUST_FAIL = ["test_softmax_all_neg_inf_row"]
-HINT = "all -inf gets zeros"
+MUST_FAIL = ['test_3_1_rung5_inf_entries_and_a_row_all_inf']
+HINT = 'Task 3.1, rung 5 (-inf entries and a row all -inf)'
 VISIBLE = True

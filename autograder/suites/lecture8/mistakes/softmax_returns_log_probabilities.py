@@ -9,6 +9,6 @@ def softmax_stable(x, axis=-1):
 ''',
 }
 MUST_FAIL = ['task:3.1']
-HINT = 'log-probabilities'
+HINT = 'Task 3.1, rung 1 (one slice)'
 NOT_HINTS = ['sum to 1']
 VISIBLE = True

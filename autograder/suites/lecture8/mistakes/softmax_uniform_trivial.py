@@ -8,5 +8,5 @@ def softmax_stable(x, axis=-1):
 ''',
 }
 MUST_FAIL = ['task:3.1']
-HINT = 'does not depend on the input'
+HINT = 'Task 3.1, rung 1 (one slice)'
 VISIBLE = True

@@ -14,5 +14,5 @@ def summation(a, axes=None, keepdims=False):
     return Summation(axes, keepdims)(a)
 ''',
 }
-MUST_FAIL = ["test_summation_negative_axes"]
-HINT = "negative axes"
+MUST_FAIL = ['test_10_2_rung6_a_negative_axis_1_on_a_2_3_input']
+HINT = 'Task 10.2, rung 6 (a negative axis: -1 on a (2, 3) input)'

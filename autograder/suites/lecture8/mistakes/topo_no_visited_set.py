@@ -16,6 +16,6 @@ def find_topo_sort(node_list):
     return order
 ''',
 }
-MUST_FAIL = ['test_9_1_rung3_a_node_used_twice', 'test_9_2_rung6_a_node_used_at_two_depths', 'test_9_1_rung6_a_tuple_node', 'test_9_2_rung10_a_tuple_node', 'test_topo_inputs_before_users', 'test_topo_many_paths', 'test_backward_random_graphs', 'test_backward_many_paths']
+MUST_FAIL = ['test_9_1_rung3_a_node_used_twice', 'test_9_2_rung6_a_node_used_at_two_depths', 'test_9_1_rung8_a_tuple_node', 'test_9_2_rung10_a_tuple_node', 'test_topo_inputs_before_users', 'test_topo_many_paths', 'test_backward_random_graphs', 'test_backward_many_paths']
 HINT = 'Task 9.1, rung 3 (a node used twice)'
 VISIBLE = True

@@ -19,6 +19,6 @@ def find_topo_sort(node_list):
                 stack.extend((x, False) for x in node.inputs if id(x) not in placed)
     return order
 '''}
-MUST_FAIL = ['test_9_1_rung7_several_nodes_in_node_list', 'test_topo_inputs_before_users']
-HINT = 'Task 9.1, rung 7 (several nodes in node_list)'
+MUST_FAIL = ['test_9_1_rung6_several_nodes_in_node_list', 'test_topo_inputs_before_users']
+HINT = 'Task 9.1, rung 6 (several nodes in node_list)'
 VISIBLE = True

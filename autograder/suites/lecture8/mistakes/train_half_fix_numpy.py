@@ -18,7 +18,7 @@ def train_fixed(model, batches, epochs, lr) -> list:
     return history
 ''',
 }
-MUST_FAIL = ["test_fixed_returns_python_floats"]
-HINT = "Python floats"
+MUST_FAIL = ['test_2_3_rung2_python_floats', 'test_fixed_drawn_problems', 'test_fixed_memory_stays_flat']
+HINT = 'Task 2.3, rung 2 (Python floats)'
 NOT_HINTS = ["graph stays alive"]
 VISIBLE = True

@@ -18,6 +18,6 @@ def train_fixed(model, batches, epochs, lr) -> list:
     return history
 ''',
 }
-MUST_FAIL = ["task:2.3"]
-HINT = "graph stays alive"
+MUST_FAIL = ['test_2_3_rung2_python_floats', 'test_fixed_drawn_problems', 'test_fixed_memory_stays_flat']
+HINT = 'Task 2.3, rung 2 (Python floats)'
 VISIBLE = True

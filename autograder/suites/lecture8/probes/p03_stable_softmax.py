@@ -3,14 +3,11 @@ arrays the trusted test chooses, and the student's LogSumExp op (forward, gradie
 derivative) on needle Tensors built here. Every probe returns plain data only, what the
 student's code returned (and the caller's copy of the input afterwards), for the trusted side to
 judge against its float64 references; none calls needle's own log-sum-exp (needle.ops.logsumexp),
-the thing the tasks ask for. Two facts only the inside sees are returned as such and can only
-fail a test: whether logsumexp's output was made by the student's LogSumExp, and the axes the op
-holds (a hint that tells a wrapper dropping axes from a compute ignoring them).
+the thing the tasks ask for. One fact only the inside sees is returned as such and can only
+fail a test: whether logsumexp's output was made by the student's LogSumExp.
 
-The ``*_cases`` probes run the student's code on several inputs in one go, for the trusted
-side to recognise a mistake by its symptom; an input on which the student's code raises gives
-{"raised": <exception class name>} there instead of a result. Every probe runs under
-np.errstate(all="ignore"): a nan is judged by its value, never by a floating-point warning."""
+Every probe runs under np.errstate(all="ignore"): a nan is judged by its value, never by a
+floating-point warning."""
 import functools
 
 import numpy as np
@@ -44,17 +41,6 @@ def tensor(x, requires_grad: bool = True):
     return ndl.Tensor(x, dtype=x.dtype.name, requires_grad=requires_grad)
 
 
-def _each(call, cases):
-    """``call(case)`` for every case; an exception becomes {"raised": its class name}."""
-    out = []
-    for case in cases:
-        try:
-            out.append(call(case))
-        except Exception as exc:  # the trusted side reads the class name, nothing else
-            out.append({"raised": type(exc).__name__})
-    return out
-
-
 def _axes(axes):
     return tuple(axes) if isinstance(axes, list) else axes
 
@@ -68,14 +54,6 @@ def softmax(ns, x, axis=DEFAULT):
     f = need(ns, "softmax_stable")
     x = np.array(x)
     return {"out": _as_result(f(x) if axis == DEFAULT else f(x, axis=axis)), "x_after": x.copy()}
-
-
-@probe("softmax_stable")
-@quiet
-def softmax_cases(ns, cases):
-    """softmax_stable(x) for each case {"x": ..., optionally "axis"}."""
-    f = need(ns, "softmax_stable")
-    return _each(lambda c: _as_result(f(np.array(c["x"])) if "axis" not in c else f(np.array(c["x"]), axis=c["axis"])), cases)
 
 
 def _lse_call(f, x, axis=DEFAULT, keepdims=DEFAULT):
@@ -95,14 +73,6 @@ def lse(ns, x, axis=DEFAULT, keepdims=DEFAULT):
     return {"out": _lse_call(need(ns, "logsumexp_stable"), x, axis, keepdims), "x_after": x.copy()}
 
 
-@probe("logsumexp_stable")
-@quiet
-def lse_cases(ns, cases):
-    """logsumexp_stable for each case {"x": ..., optionally "axis" and "keepdims"}."""
-    f = need(ns, "logsumexp_stable")
-    return _each(lambda c: _lse_call(f, np.array(c["x"]), c.get("axis", DEFAULT), c.get("keepdims", DEFAULT)), cases)
-
-
 # --- Task 3.3: the needle op ---------------------------------------------------------------------
 @probe("logsumexp", "LogSumExp")
 @quiet
@@ -118,39 +88,6 @@ def op_forward(ns, x, axes=DEFAULT):
         "made_by_op": is_tensor and isinstance(out.op, cls),
         "value": _as_result(out.numpy()) if is_tensor else None,
     }
-
-
-@probe("logsumexp", "LogSumExp")
-@quiet
-def op_cases(ns, cases):
-    """The value of logsumexp(Tensor(x), axes) for each case {"x": ..., "axes": ...}, or
-    {"not_op": True} when it is not a Tensor made by the student's LogSumExp."""
-    fn, cls = need(ns, "logsumexp"), need(ns, "LogSumExp")
-
-    def one(c):
-        out = fn(tensor(c["x"]), axes=_axes(c["axes"]))
-        if not isinstance(out, ndl.Tensor) or not isinstance(out.op, cls):
-            return {"not_op": True}
-        return _as_result(out.numpy())
-
-    return _each(one, cases)
-
-
-@probe("logsumexp", "LogSumExp")
-@quiet
-def op_axes(ns, x, axes):
-    """The axes the op that logsumexp(Tensor(x), axes) made holds (as a tuple of ints, an int or
-    None; "other" for anything else): to tell a wrapper that drops axes from a compute that
-    ignores them (a hint only)."""
-    fn = need(ns, "logsumexp")
-    need(ns, "LogSumExp")
-    out = fn(tensor(x), axes=_axes(axes))
-    held = getattr(getattr(out, "op", None), "axes", "other")
-    if held is None or type(held) is int:
-        return held
-    if type(held) in (tuple, list) and all(type(a) is int for a in held):
-        return list(held)
-    return "other"
 
 
 def _adjoint(fn, x, axes, out_grad):
@@ -182,25 +119,6 @@ def op_gradient(ns, x, axes, out_grad):
     y.backward(tensor(out_grad, requires_grad=False))
     result["backward_grad"] = None if a.grad is None else _as_result(a.grad.numpy())
     return result
-
-
-@probe("logsumexp", "LogSumExp")
-@quiet
-def grad_cases(ns, cases):
-    """The adjoint LogSumExp.gradient returns for each case {"x", "axes", "out_grad"}
-    (None when the forward made no op)."""
-    fn = need(ns, "logsumexp")
-    need(ns, "LogSumExp")
-
-    def one(c):
-        partial = _adjoint(fn, c["x"], c["axes"], c["out_grad"])[2]
-        if partial is None:
-            return None
-        if not isinstance(partial, ndl.Tensor):
-            return {"not_tensor": True}
-        return _as_result(partial.numpy())
-
-    return _each(one, cases)
 
 
 @probe("logsumexp", "LogSumExp")
