@@ -27,8 +27,10 @@ def stopped_at(results) -> dict[str, str]:
     """{task: "rung N (name)"}: where each task's ladder stopped, read from its results' messages."""
     out = {}
     for r in results:
-        if r.status != "passed" and r.message.startswith(f"Task {r.task}, rung ") and not points_back(r.message):
-            out[r.task] = r.message[len(f"Task {r.task}, "):].partition("):")[0] + ")"
+        head = f"Task {r.task}, rung "
+        if r.status != "passed" and r.message.startswith(head) and not points_back(r.message):
+            number = r.message[len(head):].partition(" ")[0]  # a rung's name may hold "): ", its number not
+            out[r.task] = f"rung {number} ({r.name})"
     return out
 
 

@@ -58,6 +58,7 @@ class Rung:
     cause: str = ""
     points: float = 0  # a visible rung earns none: its input and answer are public (a lookup table passes it)
     visible: bool = True
+    dtype: str | list = ""  # the dtype the contract names for the value (for a list: one per item), "" for any
 
     def public(self) -> dict:
         return {k: v for k, v in asdict(self).items() if k != "visible"}
@@ -82,16 +83,17 @@ def plain_or_none(got, depth: int = 0) -> dict:
         return {"kind": kind, "value": value} if type(value) is bool else unknown
     if kind in ("int", "numpy int"):
         return {"kind": kind, "value": value} if type(value) is int and abs(value) < 2 ** 63 else unknown
-    if kind in ("float", "numpy float"):
+    if kind == "float":
         return {"kind": kind, "value": value} if type(value) is float else unknown
+    if kind == "numpy float":
+        return {"kind": kind, "dtype": _dtype_name(got.get("dtype")), "value": value} if type(value) is float else unknown
     if kind in ("Tensor", "Parameter", "ndarray"):
         shape = got.get("shape")
         if not (isinstance(shape, list) and len(shape) <= 8 and all(type(n) is int and 0 <= n <= MAX_ELEMENTS for n in shape)
                 and isinstance(value, list) and len(value) <= MAX_ELEMENTS and len(value) == math.prod(shape)
                 and all(type(v) is float for v in value)):
             return unknown
-        dtype = got.get("dtype") if got.get("dtype") in ("float16", "float32", "float64", "int32", "int64", "bool", "uint8", "int8") else "?"
-        return {"kind": kind, "dtype": dtype, "shape": shape, "value": value}
+        return {"kind": kind, "dtype": _dtype_name(got.get("dtype")), "shape": shape, "value": value}
     if kind in ("list", "tuple"):
         items = got.get("items")
         if depth >= 2 or not isinstance(items, list) or len(items) > SHOWN_ELEMENTS:
@@ -109,8 +111,10 @@ def plain(value, depth: int = 0) -> dict:
         return {"kind": "bool" if value is not None else "NoneType", "value": None if value is None else bool(value)}
     if isinstance(value, (int, np.integer)):
         return {"kind": "int" if isinstance(value, int) else "numpy int", "value": int(value)}
-    if isinstance(value, (float, np.floating)):
-        return {"kind": "float" if isinstance(value, float) else "numpy float", "value": float(value)}
+    if isinstance(value, np.floating):
+        return {"kind": "numpy float", "dtype": str(value.dtype), "value": float(value)}
+    if isinstance(value, float):
+        return {"kind": "float", "value": float(value)}
     array = _array_of(value)
     if array is not None:
         return {"kind": kind if kind in ("Tensor", "Parameter") else "ndarray", "dtype": str(array.dtype),
@@ -186,7 +190,8 @@ def problem(rung: Rung, got: dict) -> str:
         if got.get("kind") == "int" and got["value"] == expect:
             return ""
         return "value" if got.get("kind") in ("int", "numpy int") and got["value"] != expect else "type"
-    if rung.returns and got.get("kind") != rung.returns and not (rung.returns == "float" and got.get("kind") == "numpy float"):
+    python_float = got.get("kind") == "numpy float" and got.get("dtype") == "float64"  # numpy.float64 is a float
+    if rung.returns and got.get("kind") != rung.returns and not (rung.returns == "float" and python_float):
         return "type"
     values = numbers_of(got)
     if values is None:
@@ -198,7 +203,23 @@ def problem(rung: Rung, got: dict) -> str:
     finite = np.isfinite(want)
     if not same_special.all() or not np.allclose(values[finite], want[finite], rtol=rung.rtol, atol=rung.atol):
         return "value"
+    if rung.dtype and dtypes_of(got) != _wanted_dtypes(rung):
+        return "dtype"
     return ""
+
+
+def dtypes_of(got: dict) -> list[str]:
+    """The dtype of each value ``got`` holds (one for a number or an array, one per item of a list)."""
+    items = got.get("items", [got])
+    return [item.get("dtype", "") if item.get("kind") != "float" else "a Python float" for item in items]
+
+
+def _wanted_dtypes(rung: Rung) -> list[str]:
+    return list(rung.dtype) if isinstance(rung.dtype, (list, tuple)) else [rung.dtype]
+
+
+def _dtype_name(name) -> str:
+    return name if name in ("float16", "float32", "float64", "int32", "int64", "bool", "uint8", "int8") else "?"
 
 
 def numbers_of(got: dict) -> np.ndarray | None:
@@ -225,6 +246,8 @@ def message(task: str, number: int, rung: Rung, got: dict) -> str:
     text = f"{header(task, number, rung)}: on `{rung.given}`, `{rung.call}` should be {expected(rung)}; your code gave {shown(got)}"
     if what == "shape":
         text += f" (shape {tuple(got['shape'])}, where the contract gives {tuple(np.shape(rung.expect))})"
+    if what == "dtype":
+        text += f" (dtype {', '.join(dtypes_of(got))}, where the contract gives {', '.join(_wanted_dtypes(rung))})"
     text += "."
     return f"{text}\n{rung.cause}" if rung.cause else text
 

@@ -44,6 +44,18 @@ def test_a_numeric_rung_compares_shape_values_and_the_type_the_contract_names():
     assert "(shape (2,), where the contract gives (1, 2))" in shape
 
 
+def test_a_dtype_rung_judges_values_first_then_each_dtype():
+    rung = Rung("keeps the dtype", given="", call="[f(x32), f(x64)]", expect=[1.5, 1.5], dtype=["float32", "float64"])
+    assert problem(rung, plain([np.float32(1.5), np.float64(1.5)])) == ""
+    assert problem(rung, plain([np.float64(1.5), np.float64(1.5)])) == "dtype"
+    assert problem(rung, plain([np.float32(0.0), np.float64(0.0)])) == "value"  # a trivial answer earns nothing here
+    said = message("3.2", 11, rung, plain([np.float64(1.5), np.float64(1.5)]))
+    assert said.endswith("(dtype float64, float64, where the contract gives float32, float64).")
+    python_float = Rung("a Python float", given="", call="f()", expect=1.0, returns="float")
+    assert problem(python_float, plain(1.0)) == problem(python_float, plain(np.float64(1.0))) == ""  # np.float64 is a float
+    assert problem(python_float, plain(np.float32(1.0))) == "type"
+
+
 @pytest.mark.parametrize("forged", [
     "not a dict", {"kind": "str", "value": "x" * 10_000}, {"kind": "int", "value": "1"}, {"kind": "int", "value": 10 ** 30},
     {"kind": "ndarray", "shape": [10 ** 9, 10 ** 9], "value": []}, {"kind": "ndarray", "shape": [2], "value": [1.0, "a"]},

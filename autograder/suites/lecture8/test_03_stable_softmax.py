@@ -46,16 +46,17 @@ NEG_INF = -np.inf
 
 
 # Two behaviours checked on fixed inputs only, for points (the hidden rungs judge values in any
-# dtype): a rung the notebook names but does not run.
-def keeps_dtype(name: str) -> Rung:
-    return Rung("keeps the dtype", given=DTYPES, call=f"({name}(x32).dtype, {name}(x64).dtype) == (np.float32, np.float64)",
-                expect=True, cause="float32 in, float32 out; float64 in, float64 out.", points=1, visible=False)
+# dtype): rungs the notebook names but does not run. Each is judged with the values, so that an
+# answer right about dtypes or inputs but not about values earns nothing here.
+def keeps_dtype(name: str, values: list) -> Rung:
+    return Rung("keeps the dtype", given=DTYPES, call=f"[{name}(x32), {name}(x64)]", expect=[values, values],
+                dtype=["float32", "float64"], points=1, visible=False)
 
 
-def leaves_input(name: str, before: list) -> Rung:
-    return Rung("leaves its input as it was", given=f"x = np.array({before}, {F32}); result = {name}(x)", call="x",
-                expect=before, returns="ndarray", points=1, visible=False,
-                cause=f"{name} wrote into the caller's array: the caller's x must be the same after the call.")
+def leaves_input(name: str, before: list, value: list) -> Rung:
+    """The caller's x after the call, then the result: x must be as it was."""
+    return Rung("leaves its input as it was", given=f"x = np.array({before}, {F32}); result = {name}(x)",
+                call="[*x, *np.ravel(result)]", expect=before + value, points=1, visible=False)
 
 
 TASK_3_1 = Task(
@@ -81,8 +82,9 @@ TASK_3_1 = Task(
         # columns: (1, 3) / 4 and (2, 2) / 4
         Rung("along axis 0", given=COLUMNS, call="softmax_stable(x, axis=0)", expect=[[0.25, 0.5], [0.75, 0.5]],
              returns="ndarray"),
-        keeps_dtype("softmax_stable"),
-        leaves_input("softmax_stable", [0.0, 1.0]),
+        # softmax([0, 1]) = (1, e) / (1 + e) = (0.2689414, 0.7310586), in float32 and in float64
+        keeps_dtype("softmax_stable", [0.2689414, 0.7310586]),
+        leaves_input("softmax_stable", [0.0, 1.0], [0.2689414, 0.7310586]),
     ])
 TASK_3_2 = Task(
     "3.2", names=["logsumexp_stable"], own_work=LOGSUMEXP,
@@ -106,8 +108,9 @@ TASK_3_2 = Task(
         # one row of (1, 1): log 2, and the row axis, not reduced, stays
         Rung("an axis of size 1 not reduced", given=f"x = np.zeros((1, 2), {F32})", call="logsumexp_stable(x)",
              expect=[LN2]),
-        keeps_dtype("logsumexp_stable"),
-        leaves_input("logsumexp_stable", [0.0, 1.0]),
+        # lse([0, 1]) = log(1 + e) = 1.3132617, in float32 and in float64
+        keeps_dtype("logsumexp_stable", 1.3132617),
+        leaves_input("logsumexp_stable", [0.0, 1.0], [1.3132617]),
     ])
 
 # Task 3.3's rungs: the same inputs as needle Tensors (float32, needle's default).
