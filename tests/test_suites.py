@@ -152,3 +152,17 @@ def test_01s_graphs_are_those_needles_ops_build_node_for_node():
             stack.extend(zip(a.inputs, b.inputs))
         # every node of the description is made (those no op keeps too, as needle's eager mode makes them)
         assert {id(v) for v in pairs.values()} <= {id(v) for v in nodes} and len(nodes) == len(probes.table(graph)), graph
+
+
+def test_a_fixture_that_patches_needle_leaves_the_next_one_unpatched():
+    """selfcheck runs the fixtures in its own process: what one cell sets on needle (here its live
+    tensor count, replaced by a constant) is put back before the next fixture runs."""
+    import needle as ndl
+
+    count = ndl.autograd.live_tensor_count
+    patcher = next(p for p in LECTURE8.mistakes() if p.stem == "train_fixed_hides_leak_from_count")
+    selfcheck.check_mistake(LECTURE8, patcher)
+    assert ndl.autograd.live_tensor_count is count
+    leak = next(p for p in LECTURE8.mistakes() if p.stem == "train_leak_until_epoch_end")
+    spec = selfcheck.load_mistake(leak)
+    assert spec["HINT"] in selfcheck.visible_message(LECTURE8, "02_detach", "2.3", spec["CELLS"])

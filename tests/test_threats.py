@@ -358,6 +358,23 @@ class Module:
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f"{type(self).__name__} must define forward()")
 '''
+# Both construction hooks below: every node made through needle's constructors passes _record.
+HOOK_CONSTRUCTORS = r'''
+
+def _make(cls, op, inputs):
+    v = _make0(cls, op, inputs)
+    _record(v)
+    return v
+
+
+def _init(self, op, inputs, cached_data, requires_grad):
+    _init0(self, op, inputs, cached_data, requires_grad)
+    _record(self)
+
+
+_V.make_from_op = classmethod(_make)
+_V._init = _init
+'''
 # Red team, round 11: Tasks 1.1 and 1.2 with no walk: a hook on needle's constructors records, as
 # each node is made, its depth (one more than its inputs', made before it) and the nodes below it (a
 # bitset of creation numbers); the two functions read the record. 01's probes now make their graphs
@@ -388,20 +405,7 @@ def _record(v):
             _made[2] += 1
     _info[v] = (depth, bits)
 
-
-def _make(cls, op, inputs):
-    v = _make0(cls, op, inputs)
-    _record(v)
-    return v
-
-
-def _init(self, op, inputs, cached_data, requires_grad):
-    _init0(self, op, inputs, cached_data, requires_grad)
-    _record(self)
-
-
-_V.make_from_op = classmethod(_make)
-_V._init = _init
+''' + HOOK_CONSTRUCTORS + r'''
 
 
 def _lookup(t):
@@ -460,20 +464,7 @@ def _record(v):
     except Exception:
         pass
 
-
-def _make(cls, op, inputs):
-    v = _make0(cls, op, inputs)
-    _record(v)
-    return v
-
-
-def _init(self, op, inputs, cached_data, requires_grad):
-    _init0(self, op, inputs, cached_data, requires_grad)
-    _record(self)
-
-
-_V.make_from_op = classmethod(_make)
-_V._init = _init
+''' + HOOK_CONSTRUCTORS + r'''
 
 
 def find_topo_sort(node_list):

@@ -42,6 +42,7 @@ from ..plugin import GradingPlugin, points_back, stopped_at
 from ..results import TestResult
 from ..suiterun import SuiteBroken, collect_tests, run_suite
 from .inkernel import LocalObserver
+from .isolation import restored
 from .manifest import ladders
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -121,6 +122,7 @@ def run(assignment: Assignment, notebook: str, ns: dict, tasks: set[str] | None 
     return plugin.results
 
 
+@restored()
 def check_solutions(assignment: Assignment, notebook: str) -> list[str]:
     """What fails when the suite runs on the instructor's own solutions, with the hidden inputs of
     three different submissions (nothing should): each test's message, and the exception when the
@@ -195,6 +197,7 @@ def _code_after_stub(source: str) -> int:
     return 0
 
 
+@restored()
 def check_stubs(assignment: Assignment, notebook: str) -> dict[str, list[TestResult]]:
     """For each task: results of its tests when that task's cells are stubs (all should fail)."""
     cells = grading_cells(assignment, notebook)
@@ -214,6 +217,7 @@ def load_mistake(path: Path) -> dict:
     }
 
 
+@restored()
 def check_mistake(assignment: Assignment, path: Path) -> tuple[dict, list[TestResult]]:
     spec = load_mistake(path)
     cells = grading_cells(assignment, spec["NOTEBOOK"])
@@ -250,6 +254,7 @@ def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
     return problems
 
 
+@restored()
 def visible_message(assignment: Assignment, notebook: str, task: str, replace: dict[str, str]) -> str:
     """What the task's visible test cell says of the notebook's code with some solution cells
     replaced: its error message, or "" if it passes. The cell is ``check("N.M")`` (checked by
@@ -275,6 +280,7 @@ def accepted(assignment: Assignment, notebook: str) -> dict:
     return getattr(module, "ACCEPTED", {})
 
 
+@restored()
 def check_accepted(assignment: Assignment, notebook: str, cells: dict[str, str]) -> str:
     """"" when an accepted answer passes every hidden test of its tasks and their visible tests."""
     tasks = {task_of(g) for g in cells}

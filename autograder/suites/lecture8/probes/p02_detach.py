@@ -83,6 +83,14 @@ def _unset_fields(d) -> list:
     return unset
 
 
+def _detached(ns, t):
+    """(detach(t), whether it is a Tensor, the facts to return at once when it leaves fields unset, else None)."""
+    d = need(ns, "detach")(t)
+    is_tensor = isinstance(d, ndl.Tensor)
+    unset = _unset_fields(d) if is_tensor else []
+    return d, is_tensor, ({"is_tensor": True, "same_object": d is t, "unset": unset} if unset else None)
+
+
 @probe("detach")
 def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
     """detach(t) for t built here. A leaf t has a .grad first (from a backward through 2 t), so
@@ -92,11 +100,9 @@ def detach_facts(ns, kind: str, shape, seed: int, dtype: str = "float32"):
         (t * 2.0).sum().backward()  # t.grad = 2 everywhere
     array_before = t.cached_data
     op_before, inputs_before = t.op, t.inputs
-    d = need(ns, "detach")(t)
-    is_tensor = isinstance(d, ndl.Tensor)
-    unset = _unset_fields(d) if is_tensor else []
+    d, is_tensor, unset = _detached(ns, t)
     if unset:
-        return {"is_tensor": True, "same_object": d is t, "unset": unset}
+        return unset
     facts = {
         "is_tensor": is_tensor,
         "same_object": d is t,
@@ -129,11 +135,9 @@ def detach_lazy(ns, shape, seed: int):
     """detach of a non-leaf built in lazy mode (its cached_data not computed yet)."""
     with ndl.lazy_mode():
         t, _ = make_tensor("nonleaf", shape, seed)
-        d = need(ns, "detach")(t)
-        is_tensor = isinstance(d, ndl.Tensor)
-        unset = _unset_fields(d) if is_tensor else []
+        d, is_tensor, unset = _detached(ns, t)
         if unset:
-            return {"is_tensor": True, "same_object": d is t, "unset": unset}
+            return unset
         facts = {
             "is_tensor": is_tensor,
             "same_object": d is t,
