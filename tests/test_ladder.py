@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 
 import needle as ndl
-from autograder.check import manifest, selfcheck
+from autograder.check import manifest, selfcheck, stated_points
 from autograder.plugin import points_back, stopped_at
 from autograder.specification import Task, declare
 from coursekit import ladder
 from coursekit.ladder import Rung, check, message, plain, plain_or_none, problem
-from conftest import LECTURE8
+from conftest import LECTURE8, ROOT
 
 ONE = Rung("a leaf", given="x = ndl.Tensor([1.0])", call="count(x)", expect=1)
 
@@ -175,3 +175,20 @@ def test_every_rung_is_where_some_mistake_fixture_stops(notebook):
     for task, rungs in manifest.ladders(LECTURE8, notebook).items():
         unreached = [r for r in rungs if f"Task {task}, {r}" not in named]
         assert not unreached, f"Task {task}: no mistake fixture stops at {unreached}"
+
+
+def test_every_point_total_the_notebooks_and_docs_state_is_the_declarations():
+    docs = sorted((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+    assert stated_points.problems(LECTURE8, docs) == []
+
+
+def test_a_stale_point_total_in_prose_is_found():
+    tasks = {"3.1": {"points": 10, "notebook": "03"}, "3.2": {"points": 10, "notebook": "03"},
+             "3.3": {"points": 12, "notebook": "03"}}
+    totals = {"03": 32}
+    right = ("Task 3.3 (stretch, 12 points) is the op. Task 3.3 is a stretch task: 12 of the notebook's 32 points "
+             "(Tasks 3.1 and 3.2 are worth 10 each). Notebook 03's Task 3.3 (12 of its 32 points) is optional.")
+    assert stated_points.statements(right, "t", tasks, totals) == []
+    for stale in ("Task 3.3 (stretch, 14 points).", "Task 3.3: 12 of its 30 points.", "Tasks 3.1 and 3.2 (18 points).",
+                  "Tasks 3.1 and 3.2 are worth 9 each.", "Task 3.3 is 12 points of 03."):
+        assert stated_points.statements(stale, "t", tasks, totals), stale

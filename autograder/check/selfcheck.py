@@ -41,6 +41,7 @@ from ..course import Assignment, task_of
 from ..plugin import GradingPlugin, points_back, stopped_at
 from ..results import TestResult
 from ..suiterun import SuiteBroken, collect_tests, run_suite
+from . import stated_points
 from .inkernel import LocalObserver
 from .isolation import restored
 from .manifest import ladders
@@ -351,6 +352,13 @@ def main(assignment: Assignment, only: str | None = None) -> int:
                   f"({assignment.mistakes_dir.name}/*.py) with a wrong answer it must catch")
         else:
             print(f"ok   {name}: every test is one a mistake fixture must fail")
+    root = assignment.course.root
+    stated = stated_points.problems(assignment, sorted((root / "docs").glob("*.md")) + [root / "README.md"])
+    for problem in stated:
+        problems += 1
+        print(f"FAIL points stated in prose: {problem}")
+    if not stated:
+        print(f"ok   {assignment.name}: every point total the notebooks and the docs state is the declarations'")
     return 1 if problems else 0
 
 
