@@ -15,12 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from .results import TestResult
+from .results import FAILS_TOO, TestResult, points_back
 from .suite import Delegated, StudentCodeError
 from coursekit.ladder import uses_note
-
-
-FAILS_TOO = "fails too; the message is that of"  # a later rung of a task whose first failing rung has the message
 
 
 def stopped_at(results) -> dict[str, str]:
@@ -32,11 +29,6 @@ def stopped_at(results) -> dict[str, str]:
             number = r.message[len(head):].partition(" ")[0]  # a rung's name may hold "): ", its number not
             out[r.task] = f"rung {number} ({r.name})"
     return out
-
-
-def points_back(message: str) -> bool:
-    """Is this a later failing rung's message, which points to the first failing rung's?"""
-    return FAILS_TOO in message.partition("\n")[0]
 
 
 class Budget:

@@ -14,6 +14,14 @@ REVIEW = "review"
 INFRASTRUCTURE = "internal grading error"
 
 
+FAILS_TOO = "fails too; the message is that of"  # a later rung of a task whose first failing rung has the message
+
+
+def points_back(message: str) -> bool:
+    """Is this a later failing rung's message, which points to the first failing rung's?"""
+    return FAILS_TOO in message.partition("\n")[0]
+
+
 @dataclass
 class TestResult:
     __test__ = False  # not a pytest test class

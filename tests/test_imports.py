@@ -12,7 +12,7 @@ import pytest
 from autograder import demo, importable
 from autograder.check.inkernel import check_task
 from autograder.check.selfcheck import grading_cells
-from autograder.plugin import points_back
+from autograder.results import points_back
 from conftest import LECTURE8, grade_cli
 
 NOTEBOOK = "05_optimizer_training"

@@ -9,7 +9,8 @@ import pytest
 
 import needle as ndl
 from autograder.check import manifest, selfcheck, stated_points
-from autograder.plugin import points_back, stopped_at
+from autograder.plugin import stopped_at
+from autograder.results import points_back
 from autograder.specification import Task, declare
 from coursekit import ladder
 from coursekit.ladder import Rung, check, message, plain, plain_or_none, problem

@@ -38,13 +38,13 @@ from coursekit.trace import default_recursion_limit
 
 from .. import notebook as nbmod
 from ..course import Assignment, task_of
-from ..plugin import GradingPlugin, points_back, stopped_at
-from ..results import TestResult
+from ..plugin import GradingPlugin, stopped_at
+from ..results import TestResult, points_back
 from ..suiterun import SuiteBroken, collect_tests, run_suite
 from . import stated_points
 from .inkernel import LocalObserver
 from .isolation import restored
-from .manifest import ladders
+from .manifest import ladders, suite_tasks
 
 HIDDEN_BLOCK = re.compile(r"^[ \t]*### BEGIN HIDDEN TESTS.*?### END HIDDEN TESTS[^\n]*$", re.MULTILINE | re.DOTALL)
 SOLUTION_BLOCK = re.compile(r"^([ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -159,12 +159,14 @@ def check_cells(assignment: Assignment, notebook: str) -> list[str]:
 
 
 def _grade_cell_problems(assignment: Assignment, notebook: str) -> list[str]:
-    """A task's grade cell is its visible tests, ``check("N.M")`` (the first rungs of its declared
-    ladder), and nbgrader's hidden block ``check_task("N.M", globals())``: nothing else checks."""
+    """A declared task's grade cell is its visible tests, ``check("N.M")`` (the first rungs of its
+    ladder), and nbgrader's hidden block ``check_task("N.M", globals())``: nothing else checks. (A
+    suite that declares no task, written with ``@graded`` tests only, keeps its own visible tests.)"""
     problems = []
+    declared = suite_tasks(assignment, notebook)
     for c in nbmod.read_notebook(assignment.source_notebook(notebook))["cells"]:
         task = task_of(nbmod.grade_id(c))
-        if not (task and c.get("cell_type") == "code" and nbmod._nbgrader(c).get("grade") is True):
+        if not (task in declared and c.get("cell_type") == "code" and nbmod._nbgrader(c).get("grade") is True):
             continue
         source = nbmod.source_of(c)
         visible = HIDDEN_BLOCK.sub("", source)
@@ -353,7 +355,8 @@ def main(assignment: Assignment, only: str | None = None) -> int:
         else:
             print(f"ok   {name}: every test is one a mistake fixture must fail")
     root = assignment.course.root
-    stated = stated_points.problems(assignment, sorted((root / "docs").glob("*.md")) + [root / "README.md"])
+    docs = [p for p in sorted((root / "docs").glob("*.md")) + [root / "README.md"] if p.is_file()]
+    stated = stated_points.problems(assignment, docs)
     for problem in stated:
         problems += 1
         print(f"FAIL points stated in prose: {problem}")

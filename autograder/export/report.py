@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .. import timestamps
 from ..csvcells import cell
-from ..results import LATE, NotebookResult, TestResult, task_key
+from ..results import LATE, NotebookResult, TestResult, points_back, task_key
 from ..store import load_results, write_atomic
 
 CSV_HEADER = ["student", "notebook", "test", "score", "max_score", "status"]  # names scripts rely on
@@ -171,15 +171,17 @@ def _task_html(task: str, tests: list[TestResult]) -> list[str]:
     passed = [t for t in tests if t.status == "passed"]
     parts = [f"<h3>Task {e(task)}<span class='score'>{num(score)} / {num(points)}</span></h3>"]
     if failed:
-        first = failed[0]
+        # the task's one message: its first failing rung's (a later rung's points back to it)
+        first = next((t for t in failed if not points_back(t.message)), failed[0])
+        rest = [t for t in failed if t is not first]
         parts.append("<ul>" + _test_item(first, f"<span class='fix'>What to fix first:</span> {e(first.message)}", first=True) + "</ul>")
-        if failed[1:]:
+        if rest:
             said, items = {first.message}, []
-            for t in failed[1:]:  # a message is said once per task
-                items.append(_test_item(t, "" if t.message in said else e(t.message)))
+            for t in rest:  # a message is said once per task, and a pointer to the first not at all
+                items.append(_test_item(t, "" if t.message in said or points_back(t.message) else e(t.message)))
                 said.add(t.message)
-            parts.append(f"<details><summary>{len(failed) - 1} more test{'s' if len(failed) > 2 else ''} "
-                         f"fail{'' if len(failed) > 2 else 's'} too (likely the same cause)</summary><ul>{''.join(items)}</ul></details>")
+            parts.append(f"<details><summary>{len(rest)} more test{'s' if len(rest) > 1 else ''} "
+                         f"fail{'' if len(rest) > 1 else 's'} too (likely the same cause)</summary><ul>{''.join(items)}</ul></details>")
     if passed:
         label = f"all {len(passed)} tests pass" if not failed else f"{len(passed)} test{'s' if len(passed) > 1 else ''} pass{'' if len(passed) > 1 else 'es'}"
         parts.append(f"<details><summary>✓ {label}</summary><ul>{''.join(_test_item(t) for t in passed)}</ul></details>")

@@ -15,7 +15,7 @@ def train_epoch(model, loss_fn, opt, loader) -> float:
     return total / count
 ''',
 }
-MUST_FAIL = ['test_task_8_2_training_on_random_digits']
-HINT = 'Task 8.2, rung 7 (training on random digits: repeated batches, the mean per sample, no graph kept (memory), an MLP with momentum)'
+MUST_FAIL = ["test_8_2_rung2_a_python_float", "test_task_8_2_training_on_random_digits"]
+HINT = "Task 8.2, rung 2 (a Python float)"  # a float32 numpy scalar is not one (a float64 is a float)
 NOT_HINTS = ["item()", "divide by the number of samples"]
-VISIBLE = False
+VISIBLE = True

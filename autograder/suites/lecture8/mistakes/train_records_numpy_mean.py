@@ -14,5 +14,6 @@ def train(model, loss_fn, opt, x, y, epochs) -> list:
     return losses
 ''',
 }
-MUST_FAIL = ['test_train_returns_floats']
-HINT = 'Task 5.2, rung 8 (Python floats for every loss shape, none for 0 epochs)'
+MUST_FAIL = ["test_5_2_rung2_a_python_float", "test_train_returns_floats"]
+HINT = "Task 5.2, rung 2 (a Python float)"  # a float32 numpy scalar is not one (a float64 is a float)
+VISIBLE = True
