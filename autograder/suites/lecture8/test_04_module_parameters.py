@@ -337,6 +337,8 @@ def test_scale_add_and_multipath(observe, submission_seed):
         paths = [[round(v, 3) for v in pair] for pair in rng.uniform(-2, 2, size=(2, 2)).tolist()]
         x, y = (round(float(v), 3) for v in rng.uniform(-2, 2, size=2))
         r = observe(P.multipath_grad, x=x, y=y, paths=paths)
+        assert r.get("separate") is True, ("MultiPathScaleAdd() made one ScaleAdd for both paths (path0 is path1): "
+                                           "two paths are two ScaleAdd modules, each with its own s and b")
         theta = f32(np.array(paths).reshape(-1))  # s0, b0, s1, b1
         num = central_differences(lambda t: (t[0] * f32(x) + t[1] + t[2] * f32(x) + t[3] - f32(y)) ** 2, theta)
         grads = r.get("grads") or []

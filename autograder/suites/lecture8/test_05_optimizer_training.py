@@ -466,23 +466,29 @@ def test_task_5_1_plain_sgd_on_values_drawn_for_this_submission(observe, submiss
     """plain SGD on values drawn for this submission: several steps, lrs and shapes; the same float32 leaves"""
     check_sgd_plain_trajectory(observe, submission_seed)
     check_sgd_keeps_identity_no_graph(observe, submission_seed)
+    check_grad_only_read(observe, submission_seed + 410, momentum=0.0)
 
+
+
+def check_grad_only_read(observe, seed: int, momentum: float):
+    """step() leaves p.grad as it was, over three steps that keep the same gradient Tensor in it
+    (no reset_grad in between); returns (init, grads) for a further check of the run."""
+    rng = np.random.default_rng(seed)
+    init, g = [rng.standard_normal(4)], rng.standard_normal(4)
+    grads = [[g], ["keep"], ["keep"]]
+    r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=momentum)
+    for step, _ in zip(r["grads_after"], grads, strict=True):  # p.grad after each step
+        assert step[0] is not None, "step() must not remove or replace p.grad"
+        assert_close(step[0], f32(g), "step() changed p.grad: only read the gradient" + (
+            " (a momentum buffer that starts as p.grad's own array must not then be updated in place)" if momentum else ""
+        ))
+    return init, grads
 
 
 def check_sgd_same_gradient_kept(observe, submission_seed):
     """SGD with momentum leaves p.grad unchanged, even when it is reused"""
     check_fresh_state(observe)
-    # the same gradient Tensor stays in p.grad for three steps (no reset_grad in between)
-    rng = np.random.default_rng(submission_seed + 406)
-    init, g = [rng.standard_normal(4)], rng.standard_normal(4)
-    grads = [[g], ["keep"], ["keep"]]
-    r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=0.9)
-    for step, _ in zip(r["grads_after"], grads, strict=True):  # p.grad after each step
-        assert step[0] is not None, "step() must not remove or replace p.grad"
-        assert_close(step[0], f32(g), (
-            "step() changed p.grad: only read the gradient (a momentum buffer that starts as p.grad's own array "
-            "must not then be updated in place)"
-        ))
+    init, grads = check_grad_only_read(observe, submission_seed + 406, momentum=0.9)
     r = observe(P.sgd_trajectory, init=init, grads=grads, lr=0.1, momentum=0.9)
     if not same_run(r["values"], sgd_run(init, grads, 0.1, 0.9)):
         raise AssertionError(basic_problem(observe, 0.9, submission_seed + 409) or (

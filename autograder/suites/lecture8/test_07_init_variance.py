@@ -272,6 +272,8 @@ def check_stds(observe, init: str, depth: int, width: int, n_samples: int, seed:
     values = out["values"]
     assert out["is_list"] is True and len(values) == depth and None not in values, (
         f"`{network}` should be a list of {depth} floats; your code gave another type or {len(values)} values.")
+    assert out.get("floats") is True, (
+        f"`{network}` should be a list of {depth} Python floats; your code gave numbers of another type (numpy's?).")
     x0, *layers = replay(init, c, seed, depth, width, n_samples)
     want, got = right_stds(x0, layers), np.asarray(values, dtype=np.float64)
     assert np.allclose(got, want, rtol=rtol, atol=1e-7), f"`{network}`: the stds should be {_first(want)}; your code gave {_first(got)}."

@@ -180,15 +180,17 @@ def scale_add_grad(ns, s, b, x):
 def multipath_grad(ns, x, y, paths):
     """L = (h - y)^2 with h = MultiPathScaleAdd()(x), its paths replaced by ScaleAdd(s0, b0) and ScaleAdd(s1, b1)
     (``paths`` = [[s0, b0], [s1, b1]]), written with needle ops; L.backward(). Returns h and the gradients of
-    path0.s, path0.b, path1.s, path1.b."""
+    path0.s, path0.b, path1.s, path1.b, and whether the constructor made two separate paths."""
     ScaleAdd = need(ns, "ScaleAdd")
     m = need(ns, "MultiPathScaleAdd")()
+    separate = getattr(m, "path0", None) is not getattr(m, "path1", None)  # as the constructor made them
     m.path0, m.path1 = ScaleAdd(*paths[0]), ScaleAdd(*paths[1])
     h = m(ndl.Tensor([x], requires_grad=False))
     if isinstance(h, ndl.Tensor) and h.requires_grad and h.shape == (1,):
         z = h - ndl.Tensor([y], requires_grad=False)
         (z * z).backward()
-    return {"h": _array(h), "grads": [_grad(getattr(path, name, None)) for path in (m.path0, m.path1) for name in ("s", "b")]}
+    return {"h": _array(h), "separate": separate,
+            "grads": [_grad(getattr(path, name, None)) for path in (m.path0, m.path1) for name in ("s", "b")]}
 
 
 # --- L2Loss (Task 4.3) ----------------------------------------------------------------------

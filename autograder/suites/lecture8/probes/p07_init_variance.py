@@ -69,9 +69,10 @@ def draw_twice_and_reseed(ns, name: str, fan_in: int, fan_out: int, seed: int):
 @probe("activation_stds")
 def stds(ns, init: str, depth: int, width: int, n_samples: int, seed: int, c: float = 1.0):
     """activation_stds(init_fn, depth, width, n_samples) after np.random.seed(seed), with an
-    init_fn of INITS: whether it returned a list, and each value as a float (None for
-    one that is not a number)."""
+    init_fn of INITS: whether it returned a list, each value as a float (None for one that is
+    not a number), and whether each was a Python float."""
     np.random.seed(seed)
     out = need(ns, "activation_stds")(INITS[init](c), depth, width, n_samples)
     items = list(out) if isinstance(out, (list, tuple)) else []
-    return {"is_list": isinstance(out, list), "values": [float(v) if _is_number(v) else None for v in items]}
+    return {"is_list": isinstance(out, list), "values": [float(v) if _is_number(v) else None for v in items],
+            "floats": all(isinstance(v, float) for v in items)}
