@@ -53,6 +53,7 @@ def test_plausible_mistake_loses_the_test_meant_to_catch_it(assignment, path):
     if set(selfcheck.must_fail(spec, results)) != {t for t, r in by_name.items() if r.points > 0}:  # unless meant to lose every point
         assert any(r.status == "passed" for r in results), f"{path.name}: a plausible mistake should still pass some tests"
     assert not selfcheck.hint_problems(spec, results), "one mistake, one hint"
+    assert not selfcheck.full_marks_when_wrong(spec, results), "a wrong answer never keeps all its task's points"
     from autograder.plugin import MESSAGE_LIMIT  # a message is never cut short (its diagnosis comes last)
 
     assert all(len(r.message) < MESSAGE_LIMIT for r in results), max((r.message for r in results), key=len)

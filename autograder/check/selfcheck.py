@@ -245,6 +245,17 @@ def must_fail(spec: dict, results: list[TestResult]) -> list[str]:
     return names
 
 
+def full_marks_when_wrong(spec: dict, results: list[TestResult]) -> list[str]:
+    """The tasks whose cells a wrong answer changes, that fail some rung (a visible one, worth
+    nothing, perhaps) and still get every point: a behaviour no hidden rung checks again for points.
+    (A task that only calls the wrong one, unchanged itself, may keep its points.)"""
+    mine = {task_of(gid) for gid in spec["CELLS"]}
+    tasks = {r.task for r in results if r.status != "passed" and r.task in mine}
+    return [f"Task {task}: fails {', '.join(r.test for r in results if r.task == task and r.status != 'passed')} "
+            "and keeps every point" for task in sorted(tasks)
+            if all(r.score == r.points for r in results if r.task == task)]
+
+
 def hint_problems(spec: dict, results: list[TestResult]) -> list[str]:
     """Failed tests whose message lacks the fixture's hint or carries one it rules out."""
     problems = []
@@ -324,7 +335,7 @@ def main(assignment: Assignment, only: str | None = None) -> int:
         expected = must_fail(spec, results)
         missing = [t for t in expected if t not in failed]
         unknown = [t for t in expected if t not in {r.test for r in results}]
-        wrong_hints = hint_problems(spec, results)
+        wrong_hints = hint_problems(spec, results) + full_marks_when_wrong(spec, results)
         visible = ""
         if spec["VISIBLE"]:
             tasks = {task_of(gid) for gid in spec["CELLS"]}

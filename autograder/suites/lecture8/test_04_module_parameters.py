@@ -332,6 +332,8 @@ def test_scale_add_and_multipath(observe, submission_seed):
         s, b, x = (round(float(v), 3) for v in rng.uniform(-3, 3, size=3))
         message = scale_add_message(observe, s, b, x)
         assert not message, message
+    assert observe(P.scale_add_grad, s=1.0, b=0.0, x=1.0).get("parameters") is True, (
+        "ScaleAdd's s and b must be Parameters (a plain Tensor is not one: parameters() does not find it)")
     # L = (h - y)^2, h = (s0 x + b0) + (s1 x + b1): dL/ds_i = 2 (h - y) x, dL/db_i = 2 (h - y)
     for _ in range(2):
         paths = [[round(v, 3) for v in pair] for pair in rng.uniform(-2, 2, size=(2, 2)).tolist()]

@@ -295,13 +295,14 @@ def full_data_loss(sizes, seed, X, y) -> float:
     return float(loss.numpy())
 
 
-def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, variant="right"):
+def reference_epochs(X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, variant="right", stale=False):
     """(the mean loss per sample of every epoch, the parameters afterwards) of the loop restated
     (the mean per sample: each batch mean m_b times its size n_b is the sum of its samples' losses,
     so the epoch's mean is sum(n_b m_b) / sum(n_b))
     with needle's classes, or of a known mistake: "no_reset" (gradients accumulate over the
     batches), "no_step" (the model never changes), "mean_of_batches" (the mean of the batch
-    means returned), "after_step" (the loss recomputed after each step recorded)."""
+    means returned), "after_step" (the loss recomputed after each step recorded). ``stale``
+    gradients in p.grad before the epoch change nothing of the right loop: it resets them first."""
     model = P.make_mlp(seed, sizes)
     loader = P.make_loader(X, y, batch_size, shuffle)
     opt = ndl.optim.SGD(model.parameters(), lr=lr, momentum=momentum)
@@ -359,6 +360,8 @@ def check_fresh_gradient_every_batch(observe, submission_seed):
     Xb, yb = digits_like(8, seed=submission_seed + 820)
     X, y = np.tile(Xb / 16.0, (4, 1)), np.tile(yb, 4)
     check_epochs(observe, X, y, sizes=[64, 16, 10], seed=3, batch_size=8, shuffle=False, lr=0.2, epochs=2)
+    # the same with a gradient left in every p.grad before the epoch: the first step must not use it
+    check_epochs(observe, X, y, sizes=[64, 16, 10], seed=3, batch_size=8, shuffle=False, lr=0.2, epochs=1, stale=True)
 
 
 def check_epoch_mean_loss(observe, submission_seed):

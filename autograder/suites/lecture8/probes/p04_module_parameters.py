@@ -52,7 +52,7 @@ def build_tree(node, Module, Parameter, objects: dict, between=None):
     attribute is set (the probe's outsider, below)."""
     kind = node[0]
     if kind == "param":
-        p = Parameter(np.full((2,), float(len(objects)), dtype=np.float32))
+        p = Parameter(np.full((2,), float(len(objects) % 2), dtype=np.float32))  # values repeat: identity counts
         objects[node[1]] = p
         return p
     if kind == "ref":
@@ -166,14 +166,17 @@ def _array(t):
     return np.asarray(t.numpy(), dtype=np.float64) if isinstance(t, ndl.Tensor) else None
 
 
-@probe("ScaleAdd")
+@probe("ScaleAdd", "Parameter")
 def scale_add_grad(ns, s, b, x):
-    """out = ScaleAdd(s, b)(x) for a one-element x, then out.backward(): the output and the gradients of s and b."""
+    """out = ScaleAdd(s, b)(x) for a one-element x, then out.backward(): the output, the gradients of s
+    and b, and whether both are the notebook's Parameters."""
     m = need(ns, "ScaleAdd")(s, b)
     out = m(ndl.Tensor([x], requires_grad=False))
     if isinstance(out, ndl.Tensor) and out.requires_grad and out.shape == (1,):
         out.backward()
-    return {"out": _array(out), "ds": _grad(getattr(m, "s", None)), "db": _grad(getattr(m, "b", None))}
+    parameter = need(ns, "Parameter")
+    return {"out": _array(out), "ds": _grad(getattr(m, "s", None)), "db": _grad(getattr(m, "b", None)),
+            "parameters": all(isinstance(getattr(m, name, None), parameter) for name in ("s", "b"))}
 
 
 @probe("MultiPathScaleAdd", "ScaleAdd")

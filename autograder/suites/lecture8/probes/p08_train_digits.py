@@ -168,12 +168,15 @@ def dataset_items(ns, X, y, indices, transforms=None, batch_size=8, again=False)
 
 # --- Task 8.2: train_epoch ------------------------------------------------------------------
 @probe("train_epoch")
-def run_epochs(ns, X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, X_eval=None):
+def run_epochs(ns, X, y, sizes, seed, batch_size, shuffle, lr, epochs, momentum=0.0, X_eval=None, stale=False):
     """train_epoch(model, SoftmaxLoss(), SGD, loader) for ``epochs`` epochs from a fixed model
-    and fixed shuffles: what it returned and the model's parameters afterwards (what the trusted
-    side grades), and what the optimizer saw (steps, missing gradients, gradient norms: for hints)."""
+    and fixed shuffles (``stale``: with a gradient of 5s already in every p.grad, as after a
+    gradient check): what it returned and the model's parameters afterwards (what the trusted side
+    grades), and what the optimizer saw (steps, missing gradients, gradient norms: for hints)."""
     train_epoch = need(ns, "train_epoch")
     model = make_mlp(seed, sizes)
+    for p in model.parameters() if stale else []:
+        p.grad = ndl.Tensor(np.full(p.shape, 5.0, dtype=np.float32), requires_grad=False)
     loader = make_loader(X, y, batch_size, shuffle)
     opt = CountingSGD(model.parameters(), lr=lr, momentum=momentum)
     loss_fn = ndl.nn.SoftmaxLoss()

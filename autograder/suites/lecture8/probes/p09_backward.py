@@ -240,12 +240,15 @@ def describe(roots: list, nodes: list, order: list) -> dict:
     permutation of their numbers, drawn there): each one's class, op, inputs (positions in that
     list), requires_grad and value, in a few arrays (a graph 5,000 ops deep crosses in milliseconds):
     classes, ops (class name and attributes) and dtypes as numbers into short lists of those that
-    occur; the values as float64 numbers in a row, with each array's shape."""
+    occur; the values as float64 numbers in a row, with each array's shape, and which nodes hold
+    one array object between them."""
     position = {id(nodes[k]): j for j, k in enumerate(order)}
     kinds: dict = {}  # (class, op class, op attributes) -> (its number, [their names, the attributes as plain data])
     d = {"kind": [], "counts": [], "inputs": [], "requires": [], "held": [], "dtype": []}
     dtypes: dict = {}
     held = []  # every node's arrays, in a row
+    first: dict = {}  # id of an array -> its first place in held (two TupleGetItems of one slot share it)
+    same = []  # for each array of held: the place of the same array object earlier in held, else -1
     for k in order:
         v = nodes[k]
         op = _OP.__get__(v)
@@ -262,8 +265,12 @@ def describe(roots: list, nodes: list, order: list) -> dict:
         arrays = list(data) if isinstance(data, tuple) else [data]
         d["held"].append(len(arrays))
         d["dtype"].extend(dtypes.setdefault(a.dtype, len(dtypes)) for a in arrays)  # by the dtype itself: .name is slow
-        held.extend(arrays)
+        for a in arrays:
+            same.append(first.get(id(a), -1))
+            first.setdefault(id(a), len(held))
+            held.append(a)
     out = {key: np.array(d[key], dtype=np.int64) for key in ("kind", "counts", "inputs", "held", "dtype")}
+    out["same"] = np.array(same, dtype=np.int64)
     out["requires"] = np.array(d["requires"], dtype=bool)
     out["arrays"] = pack_arrays(held)
     out["kinds"] = [kind for _, kind in kinds.values()]  # in the order of their numbers
@@ -278,6 +285,9 @@ def _assembled(d: dict) -> tuple[list, set]:
     kind, counts, inputs, held = (d[k].tolist() for k in ("kind", "counts", "inputs", "held"))
     dtypes = [np.dtype(name) for name in d["dtypes"]]
     arrays = [a.astype(dtypes[t]) for a, t in zip(unpack_arrays(d["arrays"]), d["dtype"].tolist())]
+    for i, j in enumerate(d["same"].tolist() if "same" in d else []):
+        if 0 <= j < i:
+            arrays[i] = arrays[j]  # one array object held by two nodes, as in the graph described
     requires = d["requires"].tolist()
     nodes = [allocate(kinds[k][0]) for k in kind]
     at = a = 0
