@@ -29,7 +29,7 @@ _GRAD_ENABLED = True
 
 # The lecture's live-tensor counter, TENSOR_COUNTER (read as dlsys's hw2 reads it,
 # ``needle.autograd.TENSOR_COUNTER``: the values alive now), kept in two halves: _CREATED is +1
-# when a Value is created; the frees are counted by _FREED, whose next() is every Value's __del__.
+# when a Value is created (Value.__new__); the frees are counted by _FREED, whose next() is every Value's __del__.
 # A C method as finalizer runs no Python frame: a Python __del__ that decremented one counter was
 # 3% of an MLP training step's instructions.
 _CREATED = 0
@@ -139,9 +139,14 @@ class Value:
 
     __slots__ = ("op", "inputs", "cached_data", "requires_grad", "grad", "__weakref__")
 
-    def _init(self, op, inputs, cached_data, requires_grad):
+    def __new__(cls, *args, **kwargs):
+        # counted where every Value is made, however its fields are then set (``Tensor.__new__``
+        # and fields by hand, as a detach written in notebook 02 does): each __del__ has its creation
         global _CREATED
         _CREATED += 1
+        return object.__new__(cls)
+
+    def _init(self, op, inputs, cached_data, requires_grad):
         self.op = op
         self.inputs = inputs
         self.cached_data = cached_data
@@ -178,12 +183,10 @@ class Value:
 
     @classmethod
     def make_from_op(cls, op: Op, inputs: tuple):
-        global _CREATED
         # _init written out, and one- and two-input ops (nearly all) taken apart by hand: this
         # runs for every op, and a generic loop or a *args call costs as much as a small op's
         # numpy work.
         value = cls.__new__(cls)
-        _CREATED += 1
         value.grad = None
         inputs = tuple(inputs)
         try:

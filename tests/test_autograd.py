@@ -444,3 +444,21 @@ def test_tensor_counter_reads_the_live_count_as_dlsys_hw2_reads_it():
     assert autograd.TENSOR_COUNTER == before
     with pytest.raises(AttributeError, match="no attribute 'TENSOR_COUNTERS'"):
         autograd.TENSOR_COUNTERS  # noqa: B018  (a typo is still an error)
+
+
+def test_a_tensor_made_by_hand_is_counted_alive_and_freed():
+    """Notebook 02's detach makes a Tensor with Tensor.__new__ and sets its fields: the live count
+    sees it made and freed (a count of frees alone drifted below zero, 1,000 detaches in)."""
+    from needle.autograd import live_tensor_count
+
+    y = ndl.Tensor([1.0]) * 2.0
+    before = live_tensor_count()
+    made = []
+    for _ in range(1000):
+        d = ndl.Tensor.__new__(ndl.Tensor)
+        d.op, d.inputs, d.cached_data, d.requires_grad, d.grad = None, (), y.cached_data, False, None
+        made.append(d)
+    assert live_tensor_count() - before == 1000
+    del d
+    made.clear()
+    assert live_tensor_count() == before
