@@ -43,6 +43,8 @@ CAUSES = {
     "broadcast_shape": "a broadcast to a shape this tensor cannot reach in {detail}: each axis must match or be 1 and new axes go in front (reshape first, a reduced axis back as size 1)",
     "dtype_mismatch": "a dtype mismatch in {detail}: needle does not promote dtypes: give a tensor you build the dtype of those it meets (dtype=x.dtype)",
     "scalar_dtype": "a scalar that would change the tensor's dtype in {detail}",
+    "adjoint_count": ("a gradient that returned {detail}: return one adjoint per input (a tuple of them for an op "
+                      "of several inputs, the adjoint itself for an op of one)"),
     "tensor_truth": "a Tensor used as a condition (if, not, and, or, while): its truth value is ambiguous; to check for a missing value test `is None` (or `is not None`)",
     "array_truth": "an array used as a condition (if, not, and, or, while): its truth value is ambiguous; use .any() or .all(), or test `is None` for a missing value",
     "type_mix": "an operation on two types that do not go together{detail}",
@@ -196,6 +198,9 @@ def _value_error(text: str) -> tuple[str, str]:
     m = re.match(r"(\w+): (shapes|dtypes|the scalar) ", text)
     if m:
         return {"shapes": "shape_mismatch", "dtypes": "dtype_mismatch", "the scalar": "scalar_dtype"}[m.group(2)], m.group(1)
+    m = re.match(r"\w+\.gradient returned (\d+) adjoints? for an op with (\d+) inputs?", text)
+    if m:  # needle's backward, on what a gradient returned: the counts alone cross
+        return "adjoint_count", f"{m.group(1)}/{m.group(2)}"
     if text.startswith("transpose swaps two axes"):  # needle's transpose given numpy's permutation
         return "transpose_pair", ""
     m = re.match(r"(\w+): cannot reshape ", text)
@@ -305,6 +310,12 @@ def _checked_detail(cause: str, detail: str, line: str, op_names: frozenset) -> 
         return "a numpy operation" if detail == "numpy" else f"needle's `{detail}`" if detail in op_names else "a needle op"
     if cause == "none_operand":
         return f" of `{detail}`" if detail in OPERATORS and detail.rstrip("()") in line else ""
+    if cause == "adjoint_count":
+        m = re.fullmatch(r"(\d{1,3})/(\d{1,3})", detail)
+        if not m:
+            return "some adjoints"
+        grads, inputs = int(m.group(1)), int(m.group(2))
+        return f"{grads} adjoint{'s' if grads != 1 else ''} for an op with {inputs} input{'s' if inputs != 1 else ''}"
     if cause in ("not_iterable", "not_subscriptable", "op_on_array"):
         return _article(detail) if detail in KNOWN_TYPES else ""
     if cause in ("type_mix", "not_callable", "unhashable"):
@@ -576,6 +587,22 @@ def _blank_lines_dropped(name: str, lines: list[str]) -> int:
             # IPython's leading_empty_lines: lines that are empty or whitespace only
             return next((i for i, line in enumerate(raw_lines) if line and not line.isspace()), 0)
     return 0
+
+
+NO_LINE_RUNNING = " (while no line of yours was running: on something your code returned or stored)"
+
+
+def no_line_running(text: str, exc_name: str) -> str:
+    """``text`` said of an exception that no line of the student's raised (needle's backward, on a
+    gradient's result): "your code raised X" gets that said after it."""
+    raised = f"your code raised {exc_name or 'an exception'}"
+    return raised + NO_LINE_RUNNING + text[len(raised):] if text.startswith(raised) else text
+
+
+def as_the_grader_says(exc: BaseException) -> str:
+    """What the grader's report says of ``exc`` raised in a ladder's rung: the hint, and no word of
+    the exception's own text, which the grader does not trust."""
+    return hint_for(exc)
 
 
 def hint_for(exc: BaseException) -> str:

@@ -346,9 +346,9 @@ def _climb(task: str, ns: dict, folder: Path | None) -> None:
             with default_recursion_limit():  # the grader's: what sys.setrecursionlimit asked is not used there
                 used = needle_calls(lambda: result.append(evaluate(rung, names)), spec.own_work)
         except Exception as exc:
-            from .hints import hint_for
+            from .hints import as_the_grader_says
 
-            raise AssertionError(raised(task, number, rung, f"your code raised {type(exc).__name__}: {exc}\n{hint_for(exc)}")) from None
+            raise AssertionError(raised(task, number, rung, as_the_grader_says(exc))) from None
         if used:
             raise AssertionError(f"Task {task} must be your own {spec.label or 'work'}: it uses {used[0]}")  # the grader's words
         got = plain(result[0])

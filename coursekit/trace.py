@@ -129,8 +129,9 @@ def _own_members(module: types.ModuleType) -> list:
 
 
 def needle_calls(run, names: list[str]) -> list[str]:
-    """Call ``run()`` and return which of ``names`` had code running during it, in the order
-    given (``run``'s result is discarded; its exceptions propagate)."""
+    """Call ``run()`` and return which of ``names`` had code running during it, in the order they
+    were first called (the first is the one the grader's worker refuses: it raises at its first
+    call); ``run``'s result is discarded; its exceptions propagate."""
     targets, codes = {}, []  # by identity: an equal-looking code object of yours is not needle's
     for name in names:
         for fn in functions(declared_object(name)):
@@ -148,7 +149,7 @@ def needle_calls(run, names: list[str]) -> list[str]:
         run()
     finally:
         sys.setprofile(previous)
-    return [name for name in names if name in seen]
+    return list(seen)
 
 
 # --- refusing: needle's implementation made unusable for a while ----------------------------------

@@ -167,3 +167,21 @@ def test_a_fixture_that_patches_needle_leaves_the_next_one_unpatched():
     leak = next(p for p in LECTURE8.mistakes() if p.stem == "train_leak_until_epoch_end")
     spec = selfcheck.load_mistake(leak)
     assert spec["HINT"] in selfcheck.visible_message(LECTURE8, "02_detach", "2.3", spec["CELLS"])
+
+
+@pytest.mark.parametrize("assignment, path", [(a, p) for a, p in MISTAKES if selfcheck.load_mistake(p)["VISIBLE"]],
+                         ids=[f"{a.name}/{p.stem}" for a, p in MISTAKES if selfcheck.load_mistake(p)["VISIBLE"]])
+def test_the_visible_cell_and_the_report_say_the_same_words(assignment, path):
+    """A mistake the visible cell catches gets, for its task, the report's message word for word
+    (the rung's input, expected and got; when the code raised, the same hint, and no word of the
+    exception's own text, which the grader does not trust)."""
+    from autograder.course import task_of
+
+    spec, results = selfcheck.check_mistake(assignment, path)
+    for task in sorted({task_of(gid) for gid in spec["CELLS"]}):
+        visible = selfcheck.visible_message(assignment, spec["NOTEBOOK"], task, spec["CELLS"])
+        first = [r.message for r in results if r.task == task and r.status != "passed" and not points_back(r.message)]
+        if visible and first and first[0].startswith(visible.partition(":")[0] + ":"):  # both stop at that rung
+            if "RecursionError" in visible:  # the line where the limit struck depends on the stack below the call
+                continue
+            assert first[0] == visible, (first[0], visible)

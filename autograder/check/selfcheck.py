@@ -31,6 +31,7 @@ import io
 import itertools
 import linecache
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -276,8 +277,9 @@ def visible_message(assignment: Assignment, notebook: str, task: str, replace: d
     from coursekit.ladder import check
 
     ns = namespace_of(grading_cells(assignment, notebook), replace)
-    try:
-        with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit():
+    try:  # as a kernel runs it: a warning is printed, never raised (whatever the caller's filters)
+        with contextlib.redirect_stdout(io.StringIO()), default_recursion_limit(), warnings.catch_warnings():
+            warnings.simplefilter("default")
             check(task, ns, folder=assignment.source_dir)
     except AssertionError as exc:
         return str(exc)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from coursekit.hints import CAUSES, message
+from coursekit.hints import CAUSES, message, no_line_running
 
 
 def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | None = None,
@@ -38,9 +38,7 @@ def explain(exc_name: str, info: dict, cells: list[str], op_names: frozenset | N
         # The worker compiles every cell as "<cell N>", so classify finding no such frame means no
         # line of the student's was running: needle or the grader raised it on something their
         # code had returned or stored (a forward's output of the wrong shape, ...).
-        raised = f"your code raised {exc_name or 'an exception'}"
-        if text.startswith(raised):
-            text = raised + " (while no line of yours was running: on something your code returned or stored)" + text[len(raised):]
+        text = no_line_running(text, exc_name)
     return text
 
 
