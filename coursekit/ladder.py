@@ -296,6 +296,15 @@ def load(task: str, folder: Path | None = None) -> PublicTask:
     return PublicTask(id=task, **entry)
 
 
+class RungFailed(AssertionError):
+    """A task's visible cell found a rung its code fails. In a notebook it shows as its message
+    alone (IPython's ``_render_traceback_``): the rung's words, which name the student's own line
+    when their code raised, and none of this module's frames."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[0;31m{type(self).__name__}\x1b[0m", *str(self).splitlines()]
+
+
 def uses_note(task: str, used: str, used_names: list[str], where: str) -> str:
     """What a failing task's message adds when a task whose answers it may call fails too (``where``:
     "rung K (name)"): facts only (whether the student's answer calls it, the grader does not know;
@@ -320,7 +329,7 @@ def first_failure(task: str, namespace: dict, folder: Path | None = None) -> str
 
 def check(task: str, namespace: dict | None = None, folder: Path | None = None, _alone: bool = False) -> None:
     """Climb the visible rungs of ``task`` with the definitions in ``namespace`` (the notebook's,
-    by default); raise AssertionError with the first failing rung's message."""
+    by default); raise RungFailed (an AssertionError) with the first failing rung's message."""
     ns = namespace if namespace is not None else sys._getframe(1).f_globals
     try:
         _climb(task, ns, folder)
@@ -329,7 +338,7 @@ def check(task: str, namespace: dict | None = None, folder: Path | None = None, 
         notes = "" if _alone else "".join(
             uses_note(task, used, load(used, folder).names, where) for used in spec.uses
             if (where := first_failure(used, ns, folder)))
-        raise AssertionError(f"{exc}{notes}") from None
+        raise RungFailed(f"{exc}{notes}") from None
 
 
 def _climb(task: str, ns: dict, folder: Path | None) -> None:
