@@ -119,7 +119,8 @@ def test_each_version_of_a_suite_is_graded_with_its_own_tests(scheduler, tmp_pat
     for version in ("v1", "v2"):
         course = course_copy(tmp_path / version).assignment(ASSIGNMENT)
         suite = course.suite(nb)
-        suite.write_text(suite.read_text() + f'\n\n@graded("2.1", points=1)\ndef test_only_in_{version}():\n    """only in {version}"""\n')
+        suite.write_text(suite.read_text() + f'\n\nfrom autograder.suite import graded  # noqa: E402\n\n\n'
+                         f'@graded("2.1", points=1)\ndef test_only_in_{version}():\n    """only in {version}"""\n')
         monkeypatch.setenv(ROOT_ENV, str(course.course.root))
         out = tmp_path / f"out-{version}"
         assert cli.main(["grade", str(course.source_notebook(nb)), "--out", str(out), "--scheduler", scheduler]) == 0
