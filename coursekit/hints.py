@@ -123,10 +123,10 @@ NOT_ANSWERS = ("needle.viz", "needle.gradcheck")
 def task_answers(folder: Path | None = None) -> tuple[str, ...]:
     """The needle names of every task's own work, read from tasks.json in ``folder`` (the notebook's
     folder, where a kernel runs); none where there is no such file."""
-    from .ladder import MANIFEST
+    from .ladder import manifest_file
 
     try:
-        tasks = json.loads(((folder or Path.cwd()) / MANIFEST).read_text(encoding="utf-8"))
+        tasks = json.loads(manifest_file(folder).read_text(encoding="utf-8"))
         names = {name for task in tasks.values() for name in task.get("own_work", [])}
     except (OSError, ValueError, AttributeError, TypeError):
         return ()

@@ -283,8 +283,21 @@ class PublicTask:
     uses: list[str] = field(default_factory=list)  # the tasks whose answers this one calls
 
 
+# The lite site's copy, inside the wheel: a Pyodide kernel reads no file of its drive (each read is
+# a request the page's service worker must answer, and one it cannot answer ends the kernel).
+PACKAGED = Path(__file__).with_name(MANIFEST)
+
+
+def manifest_file(folder: Path | None = None) -> Path:
+    """Where the tasks' facts are read: ``folder``'s tasks.json, else the notebook's (the kernel's
+    working folder), or in a Pyodide kernel the copy the lite site's wheel carries."""
+    if folder is None and sys.platform == "emscripten":
+        return PACKAGED
+    return (folder or Path.cwd()) / MANIFEST
+
+
 def load(task: str, folder: Path | None = None) -> PublicTask:
-    path = (folder or Path.cwd()) / MANIFEST
+    path = manifest_file(folder)
     if not path.is_file():
         raise FileNotFoundError(f"{MANIFEST} is not in {path.parent}: the visible tests read the tasks from it "
                                 "(it ships with the notebooks; run the notebook from its own folder)")

@@ -206,11 +206,16 @@ def packages_from_source(entries: list[dict]) -> dict[str, bytes]:
 
 
 def needle_wheel() -> tuple[str, bytes]:
-    """needle/ and coursekit/ (their .py files only) as a pure-Python wheel, byte-for-byte the same
-    for the same source."""
+    """needle/ and coursekit/ (their .py files, and the course's tasks.json) as a pure-Python wheel,
+    byte-for-byte the same for the same source."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     version, dist = project["version"], f"needle-{project['version']}.dist-info"
     files = {path.relative_to(ROOT).as_posix(): path.read_bytes() for path in course_modules()}
+    # the visible cells' tasks (coursekit.ladder.PACKAGED): a Pyodide kernel reads none from its drive
+    tasks: dict = {}
+    for manifest in sorted((ROOT / "course").glob("*/tasks.json")):
+        tasks.update(json.loads(manifest.read_text(encoding="utf-8")))
+    files["coursekit/tasks.json"] = (json.dumps(tasks, indent=1, ensure_ascii=False) + "\n").encode()
     requires = "".join(f"Requires-Dist: {req}\n" for req in project["dependencies"])
     files[f"{dist}/METADATA"] = (f"Metadata-Version: 2.1\nName: needle\nVersion: {version}\n"
                                  f"Summary: {project['description']}\n{requires}").encode()
