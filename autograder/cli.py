@@ -14,7 +14,7 @@ from .course import Course, CourseNotFound, UnknownAssignment
 from .console import fail
 from .cpus import default_jobs
 from .grade import batch
-from .submissions import UsageProblem, match_notebooks
+from .submissions import UsageProblem, does_not_exist, match_notebooks
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's
 
@@ -99,6 +99,9 @@ def _assignment(course: Course, name: str | None, path: Path | None = None):
     alone, notebooks only it has."""
     if name is None:
         every = course.assignments()
+        if len(every) > 1 and path is not None and not Path(path).exists() and not Path(path).is_symlink():
+            # said as it is with one lecture (submissions.find says it then), not as a choice of lectures
+            raise does_not_exist(Path(path))
         names = [n for n in every if _could_be(course.assignment(n), path)] if len(every) > 1 and path is not None else every
         if len(names) != 1:
             could = f"; {path} could be {' or '.join(names or every)}" if len(every) > 1 and path is not None else ""

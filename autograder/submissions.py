@@ -37,6 +37,10 @@ class UsageProblem(Exception):
     """Bad arguments: the message says what was wrong and what was expected (exit 2)."""
 
 
+def does_not_exist(path: Path) -> UsageProblem:
+    return UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
+
+
 @dataclass
 class Job:
     student: str  # the name in every report and output folder (plain, never reserved)
@@ -80,7 +84,7 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
         raise UsageProblem(f"--student needs an nbgrader course root (with submitted/<student>/{assignment.name}/); "
                            f"{path} is not one")
     if not path.exists() and not path.is_symlink():
-        raise UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
+        raise does_not_exist(path)
     if path.is_file() or path.is_symlink() and not path.is_dir():
         if path.suffix != ".ipynb":
             raise UsageProblem(f"{path} is not a notebook (.ipynb)")
