@@ -599,12 +599,6 @@ def no_line_running(text: str, exc_name: str) -> str:
     return raised + NO_LINE_RUNNING + text[len(raised):] if text.startswith(raised) else text
 
 
-def as_the_grader_says(exc: BaseException) -> str:
-    """What the grader's report says of ``exc`` raised in a ladder's rung: the hint, and no word of
-    the exception's own text, which the grader does not trust."""
-    return hint_for(exc)
-
-
 def hint_for(exc: BaseException) -> str:
     """The hint for an exception raised in a notebook (its cell lines from linecache, numbered
     as the editor numbers them)."""

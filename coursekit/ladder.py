@@ -344,20 +344,20 @@ def check(task: str, namespace: dict | None = None, folder: Path | None = None, 
     """Climb the visible rungs of ``task`` with the definitions in ``namespace`` (the notebook's,
     by default); raise RungFailed (an AssertionError) with the first failing rung's message."""
     ns = namespace if namespace is not None else sys._getframe(1).f_globals
+    spec = load(task, folder)
     try:
-        _climb(task, ns, folder)
+        _climb(spec, ns)
     except AssertionError as exc:
-        spec = load(task, folder)
         notes = "" if _alone else "".join(
             uses_note(task, used, load(used, folder).names, where) for used in spec.uses
             if (where := first_failure(used, ns, folder)))
         raise RungFailed(f"{exc}{notes}") from None
 
 
-def _climb(task: str, ns: dict, folder: Path | None) -> None:
+def _climb(spec: PublicTask, ns: dict) -> None:
     from .trace import default_recursion_limit, needle_calls
 
-    spec = load(task, folder)
+    task = spec.id
     missing = [name for name in spec.names if name not in ns]
     if missing:
         raise AssertionError(f"Task {task}: `{missing[0]}` is not defined: run (or restore) the cell that defines it")
@@ -367,10 +367,10 @@ def _climb(task: str, ns: dict, folder: Path | None) -> None:
         try:
             with default_recursion_limit():  # the grader's: what sys.setrecursionlimit asked is not used there
                 used = needle_calls(lambda: result.append(evaluate(rung, names)), spec.own_work)
-        except Exception as exc:
-            from .hints import as_the_grader_says
+        except Exception as exc:  # the hint alone, as the grader says it: no word of the exception's own text
+            from .hints import hint_for
 
-            raise AssertionError(raised(task, number, rung, as_the_grader_says(exc))) from None
+            raise AssertionError(raised(task, number, rung, hint_for(exc))) from None
         if used:
             raise AssertionError(f"Task {task} must be your own {spec.label or 'work'}: it uses {used[0]}")  # the grader's words
         got = plain(result[0])
