@@ -1,8 +1,9 @@
 """A second lecture is a folder: copied next to lecture8 in a course, it is released, checked,
 graded and packed for Gradescope by the existing tools, with no edit to any existing file.
 
-The lecture (two small notebooks, their suites, probes and a mistake fixture each) is kept in
-tests/fixtures/lecture_fixture/.
+The lecture (two small notebooks that follow the course's conventions, their suites with each task
+declared and its ladder, probes, and mistake fixtures that reach every rung) is kept in
+tests/fixtures/lecture_fixture/: copied as a course's own lecture, it also leaves `make test` green.
 """
 import hashlib
 import json
@@ -51,7 +52,8 @@ def course(tmp_path_factory):
 def test_the_course_finds_the_new_lecture(course):
     from autograder.course import Course
 
-    assert Course.locate(course[0]).assignments() == ["lecture8", "lecture_fixture"]
+    # the course's own lectures (lecture8, and any a course has added), and the new one
+    assert Course.locate(course[0]).assignments() == sorted([*Course.locate(ROOT).assignments(), "lecture_fixture"])
 
 
 def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
@@ -79,7 +81,7 @@ def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
     run("-m", "autograder", "grade", str(student), "--out", str(tmp_path / "grades"), cwd=course)
     rows = (tmp_path / "grades" / "grades.csv").read_text().splitlines()[1:]
     assert sorted(r.split(",")[1] + ":" + r.split(",")[3] for r in rows) == [
-        "01_square:1", "01_square:1", "02_cube:0"]
+        "01_square:0", "01_square:0", "01_square:3", "02_cube:0", "02_cube:0"]  # visible rungs are worth 0
     # Gradescope: the zip carries lecture_fixture and its run script grades lecture_fixture
     run("-m", "autograder", "gradescope-zip", "--assignment", "lecture_fixture", "--out", str(tmp_path / "ag.zip"), cwd=course)
     base = tmp_path / "autograder"
@@ -95,7 +97,7 @@ def test_release_selfcheck_grade_and_gradescope(course, tmp_path):
     subprocess.run(["bash", str(base / "source" / "run_autograder")], env=dict(venv_env(), AUTOGRADER_ROOT=str(base)),
                    check=True, capture_output=True)
     results = json.loads((base / "results" / "results.json").read_text())
-    assert results["score"] == 2 and len(results["tests"]) == 3
+    assert results["score"] == 3 and len(results["tests"]) == 5
     assert contents(course) == before, "adding lecture_fixture changed a file the course already had"
 
 
