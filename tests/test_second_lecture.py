@@ -19,7 +19,7 @@ import pytest
 from conftest import ROOT, venv_env
 
 LECTURE_FIXTURE = ROOT / "tests" / "fixtures" / "lecture_fixture"
-EXISTING = ["nbgrader_config.py", "solutions", "course", "autograder/suites"]
+EXISTING = ["nbgrader_config.py", "solutions", "course", "autograder/suites", "docs", "README.md"]
 
 
 def run(*args, cwd):

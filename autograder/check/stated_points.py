@@ -9,7 +9,9 @@ statement in the notebooks' markdown and the docs and compares it with the suite
 * ``Tasks 3.1 and 3.2 are worth 10 each``: each task's points;
 * ``12 of its 32 points``, ``12 of the notebook's 32 points``: the tasks named just before in the
   same sentence, and the total of their notebook.
-A number of points stated in any other form is reported as one the check cannot read.
+A number of points stated in any other form is reported as one the check cannot read. A guide's
+"Task 3.3" may mean a task of any of the course's lectures: its statement holds when it is true of
+one of them.
 """
 from __future__ import annotations
 
@@ -83,19 +85,31 @@ def statements(text: str, where: str, tasks: dict, totals: dict) -> list[str]:
     return problems
 
 
-def problems(assignment: Assignment, docs: list[Path]) -> list[str]:
-    """Every point statement of the assignment's notebooks (markdown) and of ``docs`` that
-    disagrees with the declarations, or that this check cannot read."""
+def _declarations(assignment: Assignment) -> tuple[dict, dict]:
+    """The assignment's tasks (as ``declared``) and its notebooks' totals."""
     tasks = declared(assignment)
     totals: dict[str, float] = {}
     for task in tasks.values():
         totals[task["notebook"]] = totals.get(task["notebook"], 0) + task["points"]
+    return tasks, totals
+
+
+def problems(assignment: Assignment, docs: list[Path]) -> list[str]:
+    """Every point statement of the assignment's notebooks (markdown) that disagrees with its
+    declarations, and of ``docs`` that agrees with no lecture of the course, or that this check
+    cannot read."""
+    tasks, totals = _declarations(assignment)
     found = []
     for name in assignment.notebooks():
         for number, cell in enumerate(nbmod.read_notebook(assignment.source_notebook(name))["cells"]):
             if cell.get("cell_type") == "markdown":
                 source = "".join(cell.get("source", ""))
                 found += statements(source, f"{name} cell {number}", tasks, totals)
+    others = [_declarations(assignment.course.assignment(n)) for n in assignment.course.assignments()
+              if n != assignment.name]
     for doc in docs:
-        found += statements(doc.read_text(encoding="utf-8"), doc.name, tasks, totals)
+        for paragraph in re.split(r"\n\s*\n", doc.read_text(encoding="utf-8")):
+            wrong = statements(paragraph, doc.name, tasks, totals)
+            if wrong and all(statements(paragraph, doc.name, *other) for other in others):
+                found += wrong
     return found
