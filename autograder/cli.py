@@ -14,7 +14,7 @@ from .course import Course, CourseNotFound, UnknownAssignment
 from .console import fail
 from .cpus import default_jobs
 from .grade import batch
-from .submissions import UsageProblem, does_not_exist, match_notebooks
+from .submissions import UsageProblem, does_not_exist, match_notebooks, not_a_notebook, student_needs_a_course_root
 
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")  # Gradescope's
 
@@ -99,16 +99,34 @@ def _assignment(course: Course, name: str | None, path: Path | None = None):
     alone, notebooks only it has."""
     if name is None:
         every = course.assignments()
-        if len(every) > 1 and path is not None and not Path(path).exists() and not Path(path).is_symlink():
-            # said as it is with one lecture (submissions.find says it then), not as a choice of lectures
-            raise does_not_exist(Path(path))
-        names = [n for n in every if _could_be(course.assignment(n), path)] if len(every) > 1 and path is not None else every
-        if len(names) != 1:
-            could = f"; {path} could be {' or '.join(names or every)}" if len(every) > 1 and path is not None else ""
-            raise UnknownAssignment(f"this course has {len(every)} assignments ({', '.join(every) or 'none'}){could}: "
+        if len(every) > 1 and path is not None:
+            name = _inferred(course, every, Path(path))
+        elif len(every) == 1:
+            name = every[0]
+        else:
+            raise UnknownAssignment(f"this course has {len(every)} assignments ({', '.join(every) or 'none'}): "
                                     "choose one with --assignment")
-        name = names[0]
     return course.assignment(name)
+
+
+def _inferred(course: Course, every: list[str], path: Path) -> str:
+    """The one lecture ``path`` can be, or a message saying why there is none (said as it is
+    with one lecture, when it holds nothing of any) or which to choose from."""
+    if not path.exists() and not path.is_symlink():
+        raise does_not_exist(path)
+    if path.is_file() and path.suffix != ".ipynb":
+        raise not_a_notebook(path)
+    named = [n for n in every if path.name == n or path.suffix == ".ipynb" and path.parent.name == n]
+    if len(named) == 1 and not Course(path).submitted_dir.is_dir():
+        return named[0]  # a folder named after it (or a notebook in one): its name says which
+    names = [n for n in every if _could_be(course.assignment(n), path)]
+    if len(names) == 1:
+        return names[0]
+    if not names:
+        raise UsageProblem(f"{path} holds no notebook of {' or '.join(every)}: expected an nbgrader course root, a "
+                           "student's folder of a lecture's notebooks, or one of them")
+    raise UnknownAssignment(f"this course has {len(every)} assignments ({', '.join(every)}); {path} could be "
+                            f"{' or '.join(names)}: choose one with --assignment")
 
 
 def _could_be(assignment, path: Path) -> bool:
@@ -168,12 +186,15 @@ def grade(course: Course, args) -> int:
     problem = _unwritable(args.out)
     if problem:
         return fail(problem)
-    assignment = _assignment(course, args.assignment, args.path)
+    # what needs no lecture is checked before the lecture is inferred from PATH
+    if args.student is not None and not Course(args.path).submitted_dir.is_dir():
+        return fail(str(student_needs_a_course_root(args.path)))
     gradebook = Course(args.path).gradebook if args.gradebook else None
     if gradebook is not None and not gradebook.is_file():
         return fail(f"--gradebook needs an nbgrader course root with gradebook.db; {gradebook} does not exist: "
                      "run make release (nbgrader generate_assignment) in the course root first, and to regrade one "
                      "student of it: grade ROOT --student NAME --gradebook")
+    assignment = _assignment(course, args.assignment, args.path)
     due = None
     if gradebook is not None:
         from .nbgrader_db import check_assignment, due_date

@@ -7,6 +7,7 @@ A course root holds (nbgrader's layout, plus the hidden suites)::
     course/<assignment>/<NN_name>.ipynb             the student release (nbgrader release)
     autograder/suites/<assignment>/test_<NN_name>.py           hidden tests (trusted side)
     autograder/suites/<assignment>/probes/p<NN_name>.py        their probes (run in the sandbox)
+    autograder/suites/<assignment>/judges/j<NN_name>.py        how a suite's rungs read its probes' reports
     autograder/suites/<assignment>/mistakes/*.py               plausible wrong answers (selfcheck)
     submitted/<student>/<assignment>/*.ipynb        what nbgrader collects
     autograded/<student>/<assignment>/*.ipynb       what nbgrader's formgrader lists (--gradebook)
@@ -170,11 +171,37 @@ class Assignment:
     def probes(self, notebook: str) -> Path:
         return probes_beside(self.suite(notebook))
 
+    def judges(self, notebook: str) -> Path:
+        return judges_beside(self.suite(notebook))
+
+    def hidden_sources(self) -> list[Path]:
+        """The hidden code of every notebook: suites, their probes and their judges (what no
+        student ever receives)."""
+        found = []
+        for notebook in self.notebooks():
+            found += [p for p in (self.suite(notebook), self.probes(notebook), self.judges(notebook)) if p.is_file()]
+        return found
+
     def mistakes(self) -> list[Path]:
         return sorted(self.mistakes_dir.glob("*.py")) if self.mistakes_dir.is_dir() else []
 
 
 def probes_beside(suite: Path) -> Path:
-    """A suite ``test_<notebook>.py``'s probes: ``probes/p<notebook>.py`` next to it."""
-    suite = Path(suite)
+    """A suite ``test_<notebook>.py``'s probes: ``probes/p<notebook>.py`` next to it (``suite``
+    may also be its judges' file, ``judges/j<notebook>.py``)."""
+    suite = suite_of(Path(suite))
     return suite.parent / "probes" / f"p{suite.stem.removeprefix('test_')}.py"
+
+
+def judges_beside(suite: Path) -> Path:
+    """A suite ``test_<notebook>.py``'s judges (how its rungs read the probes' reports, on the
+    trusted side): ``judges/j<notebook>.py`` next to it."""
+    suite = Path(suite)
+    return suite.parent / "judges" / f"j{suite.stem.removeprefix('test_')}.py"
+
+
+def suite_of(path: Path) -> Path:
+    """The suite a suite's own file or its judges' file (``judges/j<notebook>.py``) belongs to."""
+    if path.parent.name == "judges":
+        return path.parent.parent / f"test_{path.stem.removeprefix('j')}.py"
+    return path

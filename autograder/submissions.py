@@ -41,6 +41,14 @@ def does_not_exist(path: Path) -> UsageProblem:
     return UsageProblem(f"{path} does not exist; expected an nbgrader course root, a student's folder or a notebook")
 
 
+def student_needs_a_course_root(path: Path, assignment: str = "<assignment>") -> UsageProblem:
+    return UsageProblem(f"--student needs an nbgrader course root (with submitted/<student>/{assignment}/); {path} is not one")
+
+
+def not_a_notebook(path: Path) -> UsageProblem:
+    return UsageProblem(f"{path} is not a notebook (.ipynb)")
+
+
 @dataclass
 class Job:
     student: str  # the name in every report and output folder (plain, never reserved)
@@ -81,13 +89,12 @@ def discover(path: Path, assignment: Assignment, student: str | None = None) -> 
     known = assignment.notebooks()
     submitted = Course(path).submitted_dir
     if student is not None and not submitted.is_dir():
-        raise UsageProblem(f"--student needs an nbgrader course root (with submitted/<student>/{assignment.name}/); "
-                           f"{path} is not one")
+        raise student_needs_a_course_root(path, assignment.name)
     if not path.exists() and not path.is_symlink():
         raise does_not_exist(path)
     if path.is_file() or path.is_symlink() and not path.is_dir():
         if path.suffix != ".ipynb":
-            raise UsageProblem(f"{path} is not a notebook (.ipynb)")
+            raise not_a_notebook(path)
         present, notes = match_notebooks([path], known, path.parent)
         if not present:
             raise UsageProblem(f"{path.name} is not a notebook of {assignment.name}; expected one of: {', '.join(known)}")

@@ -2,7 +2,9 @@
 
 A suite is a pytest module ``autograder/suites/<assignment>/test_<notebook>.py``; its probes
 (the code that runs the student's functions) live in ``probes/p<notebook>.py`` beside it and
-are loaded with ``P = load_probes(__file__)``.
+are loaded with ``P = load_probes(__file__)``; when reading their reports takes more than a few
+lines, those functions live in ``judges/j<notebook>.py`` (``J = load_judges(__file__)``), so that
+the suite reads as its tasks' declarations and ladders.
 A test asks for the ``observe`` fixture, calls ``observe(probe, **inputs)`` to run a probe on
 the student's code and get plain data back, and judges that data with plain asserts whose
 message is what the student reads::
@@ -38,12 +40,24 @@ HYPOTHESIS = dict(
 
 
 def load_probes(suite_file: str):
-    """The probes module of the suite in ``suite_file`` (``probes/p<notebook>.py`` beside it),
-    imported by path: a course's suites need not be an importable package."""
+    """The probes module of the suite in ``suite_file`` (``probes/p<notebook>.py`` beside it;
+    ``suite_file`` may be the suite's judges), imported by path: a course's suites need not be an
+    importable package."""
     from .course import probes_beside
 
-    path = probes_beside(Path(suite_file))
-    name = f"_probes_{path.parent.parent.name}_{path.stem}"
+    return _import_by_path(probes_beside(Path(suite_file)), "_probes")
+
+
+def load_judges(suite_file: str):
+    """The judges module of the suite in ``suite_file`` (``judges/j<notebook>.py`` beside it): the
+    functions its rungs call to read the probes' reports, on the trusted side."""
+    from .course import judges_beside
+
+    return _import_by_path(judges_beside(Path(suite_file)), "_judges")
+
+
+def _import_by_path(path: Path, prefix: str):
+    name = f"{prefix}_{path.parent.parent.name}_{path.stem}"
     module = sys.modules.get(name)
     if module is None or module.__file__ != str(path):
         spec = importlib.util.spec_from_file_location(name, path)

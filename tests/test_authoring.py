@@ -66,7 +66,8 @@ def test_a_hidden_test_without_graded_stops_the_grader_and_selfcheck(lecture, tm
 @pytest.mark.parametrize("task, points, words", [("1,1", 1, 'the task must be a string "N.M"'), (1.1, 1, "N.M"),
                                                  ("1.1", 0, "points must be a positive number")])
 def test_a_malformed_graded_marker_is_named(lecture, task, points, words):
-    append(lecture.suite("01_square"), f'\n\n@graded({task!r}, points={points})\ndef test_typo(observe):\n    """typo"""\n')
+    append(lecture.suite("01_square"), f'\n\nfrom autograder.suite import graded\n\n\n@graded({task!r}, points={points})\n'
+                                       'def test_typo(observe):\n    """typo"""\n')
     with pytest.raises(SuiteBroken, match="failed to import") as caught:
         collect_tests(lecture.suite("01_square"))
     assert words in str(caught.value)
@@ -99,9 +100,11 @@ def test_a_code_solution_cell_named_for_no_task_is_found(lecture):
 def test_a_test_no_mistake_fixture_must_fail_is_named(lecture, capsys):
     assert selfcheck.never_failing(lecture, "02_cube") == []
     (lecture.mistakes_dir / "cube_squares.py").unlink()
-    assert selfcheck.never_failing(lecture, "02_cube") == ["test_cube_values"]
+    (lecture.mistakes_dir / "cube_in_numpy.py").unlink()
+    assert selfcheck.never_failing(lecture, "02_cube") == ["test_2_1_rung1_two_elements_one_negative", "test_cube_drawn"]
     assert selfcheck.main(lecture, "02_cube") == 1
-    assert "FAIL 02_cube: no mistake fixture names ['test_cube_values'] in MUST_FAIL" in capsys.readouterr().out
+    assert ("FAIL 02_cube: no mistake fixture names ['test_2_1_rung1_two_elements_one_negative', 'test_cube_drawn'] "
+            "in MUST_FAIL") in capsys.readouterr().out
 
 
 def test_an_error_in_a_test_of_its_own_is_shown_to_the_instructor(lecture, capsys):
@@ -110,8 +113,9 @@ def test_an_error_in_a_test_of_its_own_is_shown_to_the_instructor(lecture, capsy
     suite = lecture.suite("01_square")
     suite.write_text(suite.read_text().replace("assert_close(r[\"grad\"]", "assert_near(r[\"grad\"]"))
     [problem] = selfcheck.check_solutions(lecture, "01_square")
-    assert problem.startswith("test_square_gradient failed: the test could not check your result")
+    assert problem.startswith("test_square_drawn failed: Task 1.1, rung 3 (values and gradient on drawn inputs): the "
+                              "test could not check your result")
     assert "[the test raised NameError: name 'assert_near' is not defined (test_01_square.py:" in problem
     assert selfcheck.main(lecture, "01_square") == 1
     out = capsys.readouterr().out
-    assert "FAIL 01_square solution: test_square_gradient" in out and "ok   01_square: solutions pass" not in out
+    assert "FAIL 01_square solution: test_square_drawn" in out and "ok   01_square: solutions pass" not in out

@@ -443,15 +443,15 @@ def test_selfcheck_catches_a_suite_worth_other_points_than_its_grade_cell(tmp_pa
     path = lecture.source_notebook("01_square")
     nb = json.loads(path.read_text())
     cell = next(c for c in nb["cells"] if c["metadata"].get("nbgrader", {}).get("grade_id") == "task1_1_tests")
-    cell["metadata"]["nbgrader"]["points"] = 3
+    cell["metadata"]["nbgrader"]["points"] = 4
     path.write_text(json.dumps(nb))
     assert check_points(lecture, "01_square") == [
-        "Task 1.1: the suite's tests are worth 2 points, the notebook's grade cell says 3 (nbgrader caps the gradebook at the cell's points)"]
+        "Task 1.1: the suite's tests are worth 3 points, the notebook's grade cell says 4 (nbgrader caps the gradebook at the cell's points)"]
     cell["metadata"]["nbgrader"]["grade_id"] = "task1_2_tests"
     path.write_text(json.dumps(nb))
     assert check_points(lecture, "01_square") == [
-        "Task 1.1's tests are worth 2 points but the notebook has no grade cell task1_1_tests for it",
-        "Task 1.2 has a grade cell worth 3 points but no test in test_01_square.py"]
+        "Task 1.1's tests are worth 3 points but the notebook has no grade cell task1_1_tests for it",
+        "Task 1.2 has a grade cell worth 4 points but no test in test_01_square.py"]
 
 
 def test_two_suites_of_one_name_in_one_process_each_run_their_own_tests(tmp_path):

@@ -23,7 +23,6 @@ from conftest import LECTURE8, course_copy, grade_cli, venv_env
 
 ASSIGNMENT = LECTURE8.name
 NOTEBOOKS = LECTURE8.notebooks()
-SUITES = LECTURE8.suite_dir
 TASK_OF_TEST = {(n, t): task for n in NOTEBOOKS for t, _, task, _ in collect_tests(LECTURE8.suite(n))}
 
 
@@ -122,7 +121,7 @@ def _hidden_lines():
     released = {line.strip() for n in NOTEBOOKS for cell in json.loads(LECTURE8.released_notebook(n).read_text())["cells"]
                 for line in "".join(cell["source"]).splitlines()}
     lines = set()
-    for path in list(SUITES.glob("test_*.py")) + list(SUITES.glob("probes/p*.py")):
+    for path in LECTURE8.hidden_sources():
         for line in path.read_text().splitlines():
             line = line.strip()
             if len(line) > 25 and not line.startswith(('"', "'", "#")) and "assert" not in line[:7] and line not in released:

@@ -68,11 +68,14 @@ def solution_lines() -> set[str]:
 
 
 def hidden_test_lines() -> set[str]:
-    """The hidden suites' and probes' lines of 30 characters or more (not imports, comments or
+    """The hidden suites', probes' and judges' lines of 30 characters or more (not imports, comments or
     docstring quotes) that neither the notebooks nor needle show (a probe may build the lecture's
     example, or define a method needle has too)."""
     lines = set()
-    for path in list((ROOT / "autograder" / "suites").glob("*/test_*.py")) + list((ROOT / "autograder" / "suites").glob("*/probes/*.py")):
+    from autograder.course import Course  # the grader's own package; imported here, not by the student repository
+
+    course = Course.locate(ROOT)
+    for path in [p for name in course.assignments() for p in course.assignment(name).hidden_sources()]:
         lines |= {line.strip() for line in path.read_text().splitlines()}
     shown = instructor_lines()[1] | {line.strip() for package in ("needle", "coursekit")
                                      for path in (ROOT / package).rglob("*.py") for line in path.read_text().splitlines()}
