@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import inspect
 import sys
 import types
 
@@ -30,7 +31,8 @@ def needle_object(name: str):
         except ImportError:
             continue
         for attr in parts[cut:]:
-            obj = getattr(obj, attr)
+            # a class's own attribute as it is stored (a classmethod, not the method bound to the class)
+            obj = inspect.getattr_static(obj, attr) if isinstance(obj, type) else getattr(obj, attr)
         return obj
     raise ValueError(f"{name!r} is not a needle module, class or function")
 

@@ -390,7 +390,7 @@ class Tensor(Value):
                     f"backward() without out_grad needs a one-element tensor (a loss); this one "
                     f"has shape {value.shape}: reduce it (e.g. .sum()) or pass out_grad"
                 )
-            out_grad = Tensor.make_const(np.ones(value.shape, value.dtype))
+            out_grad = Tensor(np.ones(value.shape, value.dtype), dtype=value.dtype, requires_grad=False)
         else:
             if not isinstance(out_grad, Tensor):
                 out_grad = Tensor(out_grad, dtype=value.dtype, requires_grad=False)

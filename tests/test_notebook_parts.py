@@ -61,7 +61,9 @@ def test_a_part_that_fails_its_check_is_replaced_and_named(tmp_path):
     parts = load_parts(ns, folder, out=lines.append)
     assert parts["L2Loss"] == "needle's" and ns["L2Loss"] is ndl.nn.L2Loss
     assert parts["Module"] == "yours"  # the other part of the same notebook is still the student's
-    assert any("L2Loss" in line and "failed a check: L2Loss is not (x - y)^2" in line for line in lines)
+    # said by value: (4 - 3)^2 / 2 = 0.5 and (0 - 2)^2 / 2 = 2, where (x - y)^2 gives 1 and 4 (no formula printed)
+    assert any("L2Loss" in line and "failed a check: L2Loss()(x=[4, 0], y=[3, 2]) gives [0.5, 2.0], not [1, 4]" in line
+               for line in lines), lines
 
 
 def test_the_sgd_check_catches_a_buffer_one_step_late():

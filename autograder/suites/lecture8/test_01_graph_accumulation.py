@@ -54,9 +54,11 @@ TASK_1_1 = Task(
     ])
 TASK_1_2 = Task(
     "1.2", names=["graph_depth"], own_work=GRAPH_WALKS,
-    contract="graph_depth(t) is the number of ops on the longest path from t down to a leaf (a leaf is 0; a node "
-             "made by an op is 1 + the largest depth of its inputs); an int; iterative and linear in the graph, "
-             "whatever the number of paths; the graph is left as it was",
+    # (the contract gives the definition only: how a node's depth follows from its inputs' is the student's to
+    # work out; tasks.json, in the release, carries this text)
+    contract="graph_depth(t) is the number of ops on the longest path from t down to a leaf through .inputs (a leaf "
+             "is 0); an int; iterative and linear in the graph, whatever the number of paths; the graph is left as "
+             "it was",
     rungs=[
         Rung("a leaf", given=LEAF_X + "; t = x", call="graph_depth(t)", expect=0),
         Rung("one op", given=LEAF_X + "; t = x * 2.0", call="graph_depth(t)", expect=1),

@@ -27,12 +27,14 @@ from autograder.suite import load_probes
 P = load_probes(__file__)
 
 # --- Task 2.1: detach -------------------------------------------------------------------------
-# Needle's own detach: a task answered with it scores nothing. Tensor.make_const stays allowed:
-# needle's backward, ops and init call it, so it cannot be taken out of the worker.
+# Needle's own detach, and make_const, a leaf made around an array (its one line, with the array
+# t holds): a task answered with them scores nothing. backward() makes its default out_grad
+# without make_const, so the probes (no init, no ReLU or tuple ops) never need it.
 Y = "x = ndl.Tensor([1.0, 2.0]); y = x * 3.0 + 1.0"  # y = 3x + 1 = [4, 7], a non-leaf with a graph
 TASK_2_1 = Task(
     "2.1", names=["detach"],
-    own_work=["needle.autograd.Tensor.detach", "needle.autograd.TensorTuple.detach", "needle.autograd.Tensor.data"],
+    own_work=["needle.autograd.Tensor.detach", "needle.autograd.TensorTuple.detach", "needle.autograd.Tensor.data",
+              "needle.autograd.Value.make_const"],
     contract="detach(t) is a new Tensor (never t itself) whose array is t's very array object (so the same values, "
              "shape and dtype), computed even in lazy mode; a constant with no graph: op None, inputs the empty "
              "tuple, requires_grad False, no grad of its own; t keeps its op, inputs, requires_grad and array",
@@ -272,9 +274,9 @@ def reference_training(seed, n_batches, batch_size, features, epochs, lr, hidden
         total = 0.0
         for x, y in batches:
             loss = ((model(x) - y) ** 2).sum() / x.shape[0]
-            opt.reset_grad()
             loss.backward()
             opt.step()
+            opt.reset_grad()
             total += float(loss.numpy())
         history.append(total / len(batches))
     return history, [p.numpy().astype(np.float64) for p in model.parameters()]

@@ -122,9 +122,9 @@ TASK_3_3 = Task(
     "3.3", names=["logsumexp", "LogSumExp"], own_work=["needle.ops.logsumexp"], label="LogSumExp op",
     uses=["3.2"],  # its compute may call your logsumexp_stable
     contract="logsumexp(a, axes=None) is the Tensor a LogSumExp op makes: log(sum(e^a)) over axes (None, an int or a "
-             "tuple), the reduced axes dropped, stable as Task 3.2; its gradient is broadcast(out_grad) * softmax(a) "
-             "over those axes (0 on a slice that is all -inf), built from needle ops so that it can be differentiated "
-             "again",
+             "tuple), the reduced axes dropped, stable as Task 3.2; its gradient(out_grad, node) is the adjoint of a, the "
+             "gradient of sum(out_grad * lse(a)) with respect to a, of a's shape and dtype (finite for any finite "
+             "logits, 0 on a slice that is all -inf), built from needle ops so that it can be differentiated again",
     rungs=[
         Rung("a Tensor made by your op", given=T_ONE_SLICE + "; y = logsumexp(a)",
              call="isinstance(y, ndl.Tensor) and isinstance(y.op, LogSumExp)", expect=True,

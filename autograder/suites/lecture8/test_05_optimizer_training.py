@@ -26,12 +26,15 @@ V_MOMENTUM = GRAD + "v = ndl.nn.Parameter([1.0]); opt = SGD([v], lr=0.1, momentu
 # p <- p - lr * buf (plain SGD: p <- p - lr * g); a parameter whose grad is None is skipped.
 TASK_5_1 = Task(
     "5.1", names=["Optimizer", "SGD"], own_work=NEEDLES_OPTIMIZERS, label="Optimizer and SGD",
+    # The notebook states PyTorch's step as a sum over the parameter's gradients so far and leaves the
+    # buffer that computes it to the student; the contract says it the same way.
     contract="Optimizer(params) keeps the parameters; reset_grad() sets every parameter's grad to None. "
-             "SGD(params, lr, momentum=0.0).step() moves every parameter p whose grad g is not None, in place through "
-             "p.data (p stays the same object, a float32 leaf, no graph grows): p <- p - lr * g, or with momentum, "
-             "PyTorch's rule buf <- g at p's first update, then buf <- momentum * buf + g, and p <- p - lr * buf; "
-             "one buffer per parameter, kept by the optimizer from step to step (reset_grad leaves it); a parameter "
-             "whose grad is None is skipped (its buffer too); p.grad is only read",
+             "SGD(params, lr, momentum=0.0).step() moves every parameter p whose grad is not None, in place "
+             "(p stays the same object, a float32 leaf, no graph grows), as PyTorch's SGD does: at p's t-th update "
+             "(the steps at which p had a gradient, g_1, ..., g_t) p moves by -lr times the sum of momentum^(t-k) g_k "
+             "over k = 1..t (momentum 0: -lr g_t); what that needs is kept by the optimizer, per parameter, from step "
+             "to step (reset_grad leaves it, a new SGD starts without it); a parameter whose grad is None is skipped "
+             "and that step does not count for it; p.grad is only read",
     rungs=[
         # reset_grad: the gradient becomes None (not a zero)
         Rung("reset_grad clears a gradient",
@@ -239,13 +242,16 @@ P_DATA = (
 DID_NOTHING = "step() did nothing: no parameter moved"
 GRAD_WRITTEN = ("step() changed p.grad and left the parameters where they were: only read the gradient, and write "
                 "the update into each parameter through p.data")
-AVERAGED = ("SGD's momentum buffer is averaged, momentum * buf + (1 - momentum) * g: PyTorch's rule, used here, adds "
-            "the whole gradient to the decayed buffer (no (1 - momentum) factor)")
-DAMPED = ("after the first step your momentum buffer is averaged, momentum * buf + (1 - momentum) * g (a dampening): "
-          "PyTorch's rule, used here, adds the whole gradient at every step, buf <- momentum * buf + g")
-LATE = ("your momentum buffer is one step late: each step moves p by the buffer of the step before and only then "
-        "adds this step's gradient to it; update the buffer first, buf <- momentum * buf + g, then move p by "
-        "-lr * buf")
+# The momentum messages say what differs from PyTorch's sum (the notebook's statement), not the buffer's
+# update line that computes it: that is the task.
+AVERAGED = ("SGD's momentum buffer is averaged, momentum * buf + (1 - momentum) * g (the dlsys rule): PyTorch's "
+            "rule, used here, weighs the gradients by powers of the momentum with no (1 - momentum) factor, so each "
+            "of its steps is 1 / (1 - momentum) times as large")
+DAMPED = ("after the first step your momentum weighs each new gradient by (1 - momentum) (a dampening): PyTorch's "
+          "rule, used here, takes every gradient whole, the k-th with weight momentum^(t - k) at the t-th update")
+LATE = ("your momentum buffer is one step late: each step moves p by the gradients of the steps before, and this "
+        "step's gradient counts only from the next; PyTorch's t-th update includes its own gradient, with weight "
+        "momentum^0 = 1")
 AS_PLAIN = ("with momentum > 0, step() moved the parameters as plain SGD does: move each by lr times its momentum "
             "buffer, which carries the earlier gradients")
 SHARED = "the parameters share one momentum buffer: keep one buffer per parameter"
@@ -255,15 +261,15 @@ KEYED_BY_GRAD = ("your momentum buffers are looked up by the gradient (id(p.grad
 FRESH_STATE = ("a new SGD found momentum buffers of another SGD: keep the buffers on the optimizer itself (self), made "
                "in __init__, not in a class attribute that every SGD shares")
 LAST_GRADIENT = ("your momentum buffer keeps only the last gradient, momentum * (previous gradient) + g: PyTorch's "
-                 "buffer carries every earlier gradient, decayed, buf <- momentum * buf + g with buf the buffer of the "
-                 "step before (the two agree for two steps only)")
+                 "update carries every earlier gradient, the k-th decayed to momentum^(t - k) at the t-th update (the "
+                 "two agree for two steps only)")
 NONE_AS_ZERO = ("a parameter whose grad is None must be skipped entirely: no update, its momentum buffer left as it is "
                 "(not decayed as if the gradient were zero)")
 UPHILL = "step() moved the parameters up the gradient: the update subtracts lr times the gradient"
 NO_LR = "step() moved each parameter by its whole gradient: multiply by the learning rate, the step is -lr times it"
 PLAIN = "SGD without momentum must move every parameter by -lr times its gradient, at every step"
-MOMENTUM = ("SGD with momentum must follow PyTorch's rule: each parameter's buffer decays by the momentum and adds the "
-            "gradient, and the parameter moves by -lr times its buffer")
+MOMENTUM = ("SGD with momentum must follow PyTorch's rule: at a parameter's t-th update it moves by -lr times the sum "
+            "of its gradients so far, the k-th weighted by momentum^(t - k)")
 SKIP_NONE = ("with some gradients None, the parameters that have one are updated wrongly: skip only those whose grad "
              "is None, update the others as usual")
 RESET_CLEARS = ("reset_grad() cleared the momentum buffers: in a training loop it runs at every step, so momentum "

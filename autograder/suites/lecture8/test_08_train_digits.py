@@ -29,15 +29,16 @@ MIRRORED = ("shapes = []; mirror = lambda image: (shapes.append(image.shape), im
 TASK_8_1 = Task(
     "8.1", names=["DigitsDataset"], own_work=NEEDLES_DATASET,
     contract="DigitsDataset(X, y, transforms=None), a subclass of ndl.data.Dataset: len is the number of rows; "
-             "dataset[i] is (features, label): row i of X divided by 16 as float32, read as an (8, 8, 1) image "
-             "through the transforms (applied at every read, not in __init__), flattened to (64,); the label y[i], "
-             "an integer; the caller's X and the stored data are left as they were",
+             "dataset[i] is (features, label): the features, a float32 numpy array of shape (64,), are row i of X "
+             "scaled to [0, 1] by one factor (the pixels' range, whatever the data's brightest pixel), after the "
+             "transforms have seen the sample as an (H, W, C) image, at every read (not once in __init__); the label "
+             "y[i], an integer; the caller's X and the stored data are left as they were",
     rungs=[
         # one row of 16s, the brightest pixel: 16 / 16 = 1 in each of the 64 features
         Rung("one row's features", given="X = np.full((1, 64), 16.0); ds = DigitsDataset(X, np.array([7]))",
              call="ds[0][0]", expect=[1.0] * 64, returns="ndarray", points=0),
         # one row of 8s, the data's brightest pixel 8: still divided by 16, 8 / 16 = 0.5
-        Rung("divided by 16 whatever the brightest pixel",
+        Rung("one scale, whatever the brightest pixel",
              given="X = np.full((1, 64), 8.0); ds = DigitsDataset(X, np.array([7]))", call="ds[0][0][:2]",
              expect=[0.5, 0.5], returns="ndarray", points=0),
         # row 0's first feature 16 / 16 = 1, row 2's last 4 / 16 = 0.25, row 2's label 1
@@ -50,9 +51,9 @@ TASK_8_1 = Task(
         Rung("reading changes nothing", given=ROWS + "; first = ds[1][0]; again = ds[1][0]",
              call="[float(again[0]), float(X[1, 0])]", expect=[0.5, 8.0], points=0),
         Rung("no transform while constructing", given=MIRRORED, call="len(shapes)", expect=0, points=0),
-        Rung("the transform given an (8, 8, 1) image", given=MIRRORED + "; item = ds[0]", call="shapes",
+        Rung("the transform given the image in (H, W, C) layout", given=MIRRORED + "; item = ds[0]", call="shapes",
              expect=[[8.0, 8.0, 1.0]], points=0),
-        Rung("the transformed image, flattened", given=MIRRORED, call="ds[0][0][[0, 7]]", expect=[0.0, 1.0],
+        Rung("the transformed image as the features", given=MIRRORED, call="ds[0][0][[0, 7]]", expect=[0.0, 1.0],
              returns="ndarray", points=0),
     ])
 # A one-weight model h = w x + b from w = 1, b = 0, the squared error averaged over the batch, targets 0:
@@ -100,8 +101,8 @@ IDENTITY = "model = lambda x: x; "
 ONE_HOT = "batches = lambda rows, labels, size: ndl.data.DataLoader(ndl.data.NDArrayDataset(np.eye(10, dtype=np.float32)[rows], np.array(labels)), size); "
 TASK_8_3 = Task(
     "8.3", names=["accuracy"],
-    contract="accuracy(model, loader): the fraction of the loader's samples whose largest logit (argmax over axis 1) "
-             "equals their label, over every sample once, as a Python float",
+    contract="accuracy(model, loader): the fraction of the loader's samples whose prediction (the class of their "
+             "largest logit) equals their label, over every sample once, as a Python float",
     rungs=[
         # predictions 0, 1, 2 for labels 0, 1, 2: 3 of 3
         Rung("one batch, all right", given=IDENTITY + ONE_HOT, call="accuracy(model, batches([0, 1, 2], [0, 1, 2], 3))",

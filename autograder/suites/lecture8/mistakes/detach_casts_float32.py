@@ -4,8 +4,14 @@ see; for a float64 t it is a float32 copy."""
 NOTEBOOK = "02_detach"
 CELLS = {
     "task2_1_detach": '''
+def leaf(array, requires_grad=False):
+    d = ndl.Tensor.__new__(ndl.Tensor)
+    d.op, d.inputs, d.cached_data, d.requires_grad, d.grad = None, (), array, requires_grad, None
+    return d
+
+
 def detach(t):
-    return ndl.Tensor.make_const(np.asarray(t.realize_cached_data(), dtype=np.float32))
+    return leaf(np.asarray(t.realize_cached_data(), dtype=np.float32))
 ''',
 }
 MUST_FAIL = ['test_detach_drawn_tensors', 'test_detach_drawn_constants']

@@ -3,10 +3,16 @@ False) and returns t itself: the contract asks for a new Tensor whatever t is.""
 NOTEBOOK = "02_detach"
 CELLS = {
     "task2_1_detach": '''
+def leaf(array, requires_grad=False):
+    d = ndl.Tensor.__new__(ndl.Tensor)
+    d.op, d.inputs, d.cached_data, d.requires_grad, d.grad = None, (), array, requires_grad, None
+    return d
+
+
 def detach(t):
     if t.op is None and not t.requires_grad:
         return t  # nothing to detach
-    return ndl.Tensor.make_const(t.realize_cached_data())
+    return leaf(t.realize_cached_data())
 ''',
 }
 MUST_FAIL = ['test_detach_drawn_constants']

@@ -18,7 +18,7 @@ class DigitsDataset(ndl.data.Dataset):
         return np.asarray(image, dtype=np.float32).reshape(64), self.labels[index]
 ''',
 }
-MUST_FAIL = ['test_8_1_rung2_divided_by_16_whatever_the_brightest_pixel']
-HINT = 'Task 8.1, rung 2 (divided by 16 whatever the brightest pixel)'
+MUST_FAIL = ['test_8_1_rung2_one_scale_whatever_the_brightest_pixel']
+HINT = 'Task 8.1, rung 2 (one scale, whatever the brightest pixel)'
 NOT_HINTS = ["another sample"]
 VISIBLE = True

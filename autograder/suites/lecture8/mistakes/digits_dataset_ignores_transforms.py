@@ -15,6 +15,6 @@ class DigitsDataset(ndl.data.Dataset):
         return self.X[index], self.y[index]
 ''',
 }
-MUST_FAIL = ['test_8_1_rung8_the_transform_given_an_8_8_1_image']
-HINT = 'Task 8.1, rung 8 (the transform given an (8, 8, 1) image)'
+MUST_FAIL = ['test_8_1_rung8_the_transform_given_the_image_in_h_w_c_layout']
+HINT = 'Task 8.1, rung 8 (the transform given the image in (H, W, C) layout)'
 VISIBLE = True

@@ -18,6 +18,6 @@ class DigitsDataset(ndl.data.Dataset):
         return image.reshape(64), self.labels[index]
 ''',
 }
-MUST_FAIL = ['test_8_1_rung9_the_transformed_image_flattened']
-HINT = 'Task 8.1, rung 9 (the transformed image, flattened)'
+MUST_FAIL = ['test_8_1_rung9_the_transformed_image_as_the_features']
+HINT = 'Task 8.1, rung 9 (the transformed image as the features)'
 VISIBLE = True
