@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup test test-slow demo lab solved release selfcheck bench gradescope clean test-browser numpy-floor
+.PHONY: setup test test-slow demo lab solved release selfcheck bench gradescope clean test-browser numpy-floor test-added-lecture
 
 # nbgrader runs helpers (alembic) from PATH: use the venv's.
 export PATH := $(CURDIR)/$(VENV)/bin:$(PATH)
@@ -218,5 +218,10 @@ test-lite: lite $(E2E_STAMP)
 # The student repository set up as a student would (its own make setup from PyPI, minutes):
 # tests/test_student_repo.py with the slow test enabled. .ci/run runs it after make test.
 .PHONY: test-student-repo
+# A second lecture added as docs/instructors.md says, in a clone of HEAD: make test stays green
+# (a clone's own make setup, release, selfcheck and make test: about 15 minutes).
+test-added-lecture:
+	bash tests/added_lecture.sh
+
 test-student-repo: setup
 	NEEDLE_TEST_STUDENT_SETUP=1 $(PY) -m pytest -q tests/test_student_repo.py -p no:cacheprovider
