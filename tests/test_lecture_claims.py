@@ -345,7 +345,8 @@ def test_03_the_max_as_a_leaf_gets_gradient_zero():
 
 
 def test_04_a_parameter_listed_twice_moves_twice_an_empty_list_is_refused():
-    # 04, reveals 2 and 3 (needle's SGD: one update per entry of its list)
+    # 04: needle's SGD updates a parameter once per entry of its list (reveal 3: s at 0.84 listed once,
+    # 0.68 listed twice) and refuses an empty list (reveal 2)
     p = ndl.nn.Parameter([1.0])
     p.grad = ndl.Tensor([1.0], requires_grad=False)
     ndl.optim.SGD([p, p], lr=0.1).step()
