@@ -162,20 +162,22 @@ SHARED_DATA = {"nodes": [["leaf"], ["detach", 0], ["add", 0, 1]]}
 COUNT_EXPONENTIAL = ("count_graph_nodes follows every path: a graph of a hundred nodes can have about 3.5 x 10^20 of "
                      "them (a ladder, each node adding the two before it); remember the nodes you visited (by "
                      "identity) and visit each once")
-COUNT_QUADRATIC = ("count_graph_nodes takes quadratic time: `node in visited` on a list compares node with every node "
-                   "visited so far; keep the visited ids in a set (or a dict), where a lookup takes constant time")
+COUNT_QUADRATIC = ("count_graph_nodes takes quadratic time: its time grows with the square of the graph's size, so "
+                   "something it does for each node costs as much as the nodes visited so far (a lookup that scans "
+                   "them, for instance); visit each node in constant time")
 COUNT_SLOW = ("count_graph_nodes is too slow on a graph of 200,000 nodes: visit each node once, in constant time per "
-              "node (a set of visited ids and an explicit stack)")
+              "node")
 COUNT_CHANGED = ("count_graph_nodes changed the graph: counted again with one node added on top, it did not give one "
                  "more; walk it without editing .inputs or .op")
 
 DEPTH_EXPONENTIAL = ("graph_depth explores every path: a graph of a hundred nodes can have about 3.5 x 10^20 of them "
                      "(a ladder, each node adding the two before it); compute each node's depth once (remember the "
                      "depths you have computed)")
-DEPTH_QUADRATIC = ("graph_depth takes quadratic time: `node in done` on a list compares node with every node done so "
-                   "far; keep the depths in a dict keyed by id(node), where a lookup takes constant time")
+DEPTH_QUADRATIC = ("graph_depth takes quadratic time: its time grows with the square of the graph's size, so "
+                   "something it does for each node costs as much as the nodes done so far (a lookup that scans "
+                   "them, for instance); handle each node in constant time")
 DEPTH_SLOW = ("graph_depth is too slow on a graph of 200,000 nodes: compute each node's depth once, in constant time "
-              "per node (a dict of depths by id and an explicit stack)")
+              "per node")
 DEPTH_CHANGED = ("graph_depth changed the graph: measured again with one node added on top, it did not give one "
                  "more; walk it without editing .inputs or .op")
 
@@ -274,7 +276,7 @@ def test_count_deep_chain(observe, submission_seed):
     check(observe, COUNT, {"naive_loop": n}, 1 + 2 * n)
 
 
-@TASK_1_1.rung('the graph left unchanged', points=1)
+@TASK_1_1.rung('counted right twice, once with a node on top: the graph left unchanged', points=1)
 def test_count_leaves_graph_unchanged(observe, submission_seed):
     """count_graph_nodes does not modify the graph (and counts it): counted again with one node on top, one more"""
     for graph in random_graphs(submission_seed, 40, 2):
@@ -325,7 +327,7 @@ def test_depth_deep_chain(observe, submission_seed):
     check(observe, DEPTH, {"naive_loop": n}, n)
 
 
-@TASK_1_2.rung('the graph left unchanged', points=1)
+@TASK_1_2.rung('measured right twice, once with a node on top: the graph left unchanged', points=1)
 def test_depth_leaves_graph_unchanged(observe, submission_seed):
     """graph_depth does not modify the graph (and measures it): with one node on top, one more"""
     for graph in random_graphs(submission_seed, 100, 2):

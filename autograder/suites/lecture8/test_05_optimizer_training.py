@@ -450,28 +450,26 @@ def check_sgd_skips_none_grads(observe, submission_seed):
             assert np.array_equal(step[2], f32(init[2])), "a parameter that never had a gradient must keep its value exactly"
 
 
-def check_sgd_keeps_identity_no_graph(observe, submission_seed=None):
-    """SGD updates the parameters in place: same objects, leaves, no graph"""
-    check_fresh_state(observe)
+def check_sgd_keeps_identity_no_graph(observe, momentum: float):
+    """SGD (plain, or with ``momentum``) updates the parameters in place: same objects, leaves, no graph"""
     def every(flags) -> bool:  # one flag per parameter of the probe's model (w and b), each true
         return len(flags) == 2 and all(flags)
 
-    for momentum in (0.0, 0.9):
-        f = observe(P.sgd_identity, momentum=momentum, steps=3)
-        assert every(f["array_data"]), "after step() a parameter does not hold a numpy array: update it through p.data"
-        assert every(f["changed"]), unchanged_message(f, f["grad_written"])
-        assert every(f["leaf"]) and every(f["no_inputs"]), (
-            "after step() a parameter has an op / inputs: the update grew a graph; update through p.data"
-        )
-        assert every(f["requires_grad"]), "after step() a parameter no longer requires grad: keep it a trainable leaf"
-        assert every(f["float32"]) and every(f["shape_kept"]), "step() changed a parameter's dtype or shape: keep float32 and its shape"
+    f = observe(P.sgd_identity, momentum=momentum, steps=3)
+    assert every(f["array_data"]), "after step() a parameter does not hold a numpy array: update it through p.data"
+    assert every(f["changed"]), unchanged_message(f, f["grad_written"])
+    assert every(f["leaf"]) and every(f["no_inputs"]), (
+        "after step() a parameter has an op / inputs: the update grew a graph; update through p.data"
+    )
+    assert every(f["requires_grad"]), "after step() a parameter no longer requires grad: keep it a trainable leaf"
+    assert every(f["float32"]) and every(f["shape_kept"]), "step() changed a parameter's dtype or shape: keep float32 and its shape"
 
 
 @TASK_5_1.rung('plain SGD on values drawn for this submission: several steps, lrs and shapes; the same float32 leaves', points=4)
 def test_task_5_1_plain_sgd_on_values_drawn_for_this_submission(observe, submission_seed):
     """plain SGD on values drawn for this submission: several steps, lrs and shapes; the same float32 leaves"""
     check_sgd_plain_trajectory(observe, submission_seed)
-    check_sgd_keeps_identity_no_graph(observe, submission_seed)
+    check_sgd_keeps_identity_no_graph(observe, momentum=0.0)
     check_grad_only_read(observe, submission_seed + 410, momentum=0.0)
 
 
@@ -505,6 +503,7 @@ def check_sgd_same_gradient_kept(observe, submission_seed):
 def test_task_5_1_momentum_on_values_drawn_for_this_submission(observe, submission_seed):
     """momentum on values drawn for this submission: longer runs, other momenta, missing and kept gradients"""
     check_sgd_momentum_trajectory(observe, submission_seed)
+    check_sgd_keeps_identity_no_graph(observe, momentum=0.9)
     check_sgd_skips_none_grads(observe, submission_seed)
     check_sgd_same_gradient_kept(observe, submission_seed)
 

@@ -29,4 +29,4 @@ def count_graph_nodes(t) -> int:
 ''',
 }
 MUST_FAIL = ['test_count_leaves_graph_unchanged']
-HINT = 'Task 1.1, rung 11 (the graph left unchanged)'
+HINT = 'Task 1.1, rung 11 (counted right twice, once with a node on top: the graph left unchanged)'
