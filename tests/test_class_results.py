@@ -14,7 +14,7 @@ from test_grading_pipeline import autograder, exported, released_lecture_fixture
 pytestmark = pytest.mark.slow
 
 DUE = "2025-03-01T13:00"
-# 3 days 55 minutes after DUE: four started days, 40% of 01_square's 2 points at 10% a day
+# 3 days 55 minutes after DUE: four started days, 40% of 01_square's 3 points at 10% a day
 THREE_DAYS_55 = "2025-03-04 13:55:00.000000 UTC"
 ON_TIME = "2025-02-28 09:00:00.000000 UTC"
 
@@ -49,14 +49,14 @@ def course(tmp_path_factory):
 def test_the_lateness_shown_is_the_lateness_charged(course):
     root, out, summary = course
     late_lines = [line for line in summary.splitlines() if line.startswith("late ")]
-    assert late_lines == ["late bob: 01_square 3 days 55 min after the due date: 4 started days charged, -0.8 points"]
-    assert ("Late: submitted 2025-03-04 13:55 UTC, 3 days 55 min after the due date: 4 started days charged, -0.8 points"
+    assert late_lines == ["late bob: 01_square 3 days 55 min after the due date: 4 started days charged, -1.2 points"]
+    assert ("Late: submitted 2025-03-04 13:55 UTC, 3 days 55 min after the due date: 4 started days charged, -1.2 points"
             in (out / "bob" / "feedback.html").read_text())
-    assert totals(out)["bob"] == pytest.approx(2 - 0.8)
-    assert totals(out)["cat"] == 2  # four extra days: on time
+    assert totals(out)["bob"] == pytest.approx(3 - 1.2)
+    assert totals(out)["cat"] == 3  # four extra days: on time
     nbgrader = exported(root)
-    assert float(nbgrader["bob"]["late_submission_penalty"]) == pytest.approx(0.8)
-    assert float(nbgrader["cat"]["late_submission_penalty"]) == 0 and float(nbgrader["cat"]["score"]) == 2
+    assert float(nbgrader["bob"]["late_submission_penalty"]) == pytest.approx(1.2)
+    assert float(nbgrader["cat"]["late_submission_penalty"]) == 0 and float(nbgrader["cat"]["score"]) == 3
 
 
 def test_a_rostered_student_who_never_submitted_has_a_zero_row(course):
@@ -71,12 +71,12 @@ def test_a_rostered_student_who_never_submitted_has_a_zero_row(course):
 
 def test_the_policy_is_kept_for_a_later_student_run(course):
     """`grade --student bob` with no flags: the due date, 10% a day and cat's extension still hold
-    (the penalty was dropped: bob's 1.2 became 2)."""
+    (the penalty was dropped: bob's 1.8 became 3)."""
     root, out, _ = course
     regraded = autograder("grade", ".", "--out", "grades", "--gradebook", "--student", "bob", cwd=root)
-    assert "late bob: 01_square 3 days 55 min after the due date: 4 started days charged, -0.8 points" in regraded.stdout
-    assert totals(out)["bob"] == pytest.approx(1.2) and totals(out)["cat"] == 2
-    assert float(exported(root)["bob"]["late_submission_penalty"]) == pytest.approx(0.8)
+    assert "late bob: 01_square 3 days 55 min after the due date: 4 started days charged, -1.2 points" in regraded.stdout
+    assert totals(out)["bob"] == pytest.approx(1.8) and totals(out)["cat"] == 3
+    assert float(exported(root)["bob"]["late_submission_penalty"]) == pytest.approx(1.2)
 
 
 def test_a_student_whose_folder_is_gone_leaves_every_export(course):

@@ -25,7 +25,7 @@ FIRST = "01_graph_accumulation"
 LECTURE_FIXTURE = ROOT / "tests" / "fixtures" / "lecture_fixture"
 SOLVED = demo.solutions_by_grade_id(LECTURE8)
 SQUARE = "def square(x):\n    return x * x\n"  # lecture_fixture's Task 1.1
-SQUARE_POINTS = 2
+SQUARE_POINTS = 3  # lecture_fixture's Task 1.1: its hidden rung (the visible ones are worth 0)
 
 
 def autograder(*args, cwd: Path = ROOT, ok: bool = True) -> subprocess.CompletedProcess:
