@@ -114,7 +114,7 @@ def test_student_fills_the_stubs_in_jupyterlab(page: Page, lab, artifacts: Path,
         assert size[0] > 300 and size[1] > 100, f"plot {i} did not render as an image: natural size {size}"
     shot(page, artifacts / "04-all-passed-plots.png", plots.nth(2))
     last.locator(".jp-InputPlaceholder").click()  # the student opens the revealed cell
-    expect(last.locator(".jp-InputArea-editor")).to_contain_text("per_step_nodes = ")
+    expect(last.locator(".jp-InputArea-editor")).to_contain_text("def decay_training(steps, wd=0.01):")
 
     # 4. Save (File > Save Notebook) and grade what the student saved.
     menu(page, "File", "Save Notebook")
